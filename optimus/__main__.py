@@ -1,0 +1,3 @@
+from optimus.cli import main
+
+raise SystemExit(main())
