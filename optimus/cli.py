@@ -1,0 +1,84 @@
+"""The command line: a thin layer over library functions. Errors become one line and an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from optimus import __version__
+from optimus.errors import OptimusError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except OptimusError as exc:
+        if os.environ.get("OPTIMUS_DEBUG"):
+            raise
+        print(f"optimus: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("optimus: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="optimus", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"optimus {__version__}")
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check problem folders before any model is called")
+    p.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    p.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("convert", help="turn snop.json into description.txt or back")
+    p.add_argument("source", type=Path, help="a snop.json, a description.txt, or a problem folder")
+    p.add_argument("--to", choices=["json", "text"], help="target form (default: the other one)")
+    p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    p.set_defaults(func=cmd_convert)
+    return parser
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from optimus.validate import validate
+
+    results = {str(d): validate(d) for d in args.dirs}
+    findings = [f for fs in results.values() for f in fs]
+    if args.json:
+        print(json.dumps({d: [f.to_dict() for f in fs] for d, fs in results.items()}, indent=2))
+    else:
+        for finding in findings:
+            print(finding)
+        errors = sum(f.level == "error" for f in findings)
+        print(f"{len(results)} folder(s): {errors} error(s), {len(findings) - errors} warning(s)", file=sys.stderr)
+    if any(f.level == "error" for f in findings):
+        return 2
+    return 1 if args.strict and findings else 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from optimus.problem import load_problem
+    from optimus.snop import dump_snop, load_snop
+
+    if args.source.is_dir():
+        problem = load_problem(args.source)
+        snop, source = problem.snop, problem.snop_path
+    else:
+        snop, source = load_snop(args.source), args.source
+    form = args.to or ("text" if source.suffix == ".json" else "json")
+    text = dump_snop(snop, form)
+    if args.output:
+        args.output.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0

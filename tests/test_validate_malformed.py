@@ -1,0 +1,194 @@
+"""The malformed-input corpus: every case exits 2 and names the file and the field, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from optimus.cli import main
+
+SNOP = {
+    "name": "Two-product mix",
+    "problem_type": "LP",
+    "problem_info": [
+        "A shop makes \\var{N} products; product \\var{i} earns \\param{profit_{i}} per unit.",
+        "Each unit of product i uses \\param{hours_{i,m}} hours of machine m, which has \\param{capacity_{m}} hours.",
+    ],
+    "input_format": '{\n  "profit": [profit_{i} for i in 1, ..., N],\n'
+    '  "hours": [[hours_{i,m} for m in 1, ..., M] for i in 1, ..., N],\n'
+    '  "capacity": [capacity_{m} for m in 1, ..., M]\n}',
+    "objective": "Maximize total profit.",
+    "output_info": ["\\var{make_{i}} units of product i"],
+    "output_format": '{"make": [make_{i} for i in 1, ..., N]}',
+}
+DATA = {"profit": [3, 5], "hours": [[1, 2, 1], [3, 1, 2]], "capacity": [10, 12, 9]}
+
+
+def write_folder(root: Path, snop=SNOP, data=DATA) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "snop.json").write_text(json.dumps(snop) if not isinstance(snop, (str, bytes)) else snop)
+    (root / "data.json").write_text(json.dumps(data))
+    return root
+
+
+def with_snop(**changes):
+    snop = {k: v for k, v in SNOP.items() if changes.get(k, "") is not None}
+    snop.update({k: v for k, v in changes.items() if v is not None})
+    return snop
+
+
+def raw(name: str, content: bytes):
+    return lambda root: (root / name).write_bytes(content)
+
+
+def set_json(name: str, value):
+    return lambda root: (root / name).write_text(json.dumps(value))
+
+
+def both_forms_disagree(root: Path) -> None:
+    from optimus.snop import Snop, render_text
+
+    other = Snop.from_dict(with_snop(objective="Minimize total profit."))
+    (root / "description.txt").write_text(render_text(other))
+
+
+def symlink_outside(root: Path) -> None:
+    outside = root.parent / "elsewhere.json"
+    outside.write_text(json.dumps(DATA))
+    (root / "data.json").unlink()
+    (root / "data.json").symlink_to(outside)
+
+
+def no_snop(root: Path) -> None:
+    (root / "snop.json").unlink()
+
+
+# (case id, how to break a valid folder, file named in the message, field named in the message)
+CASES = [
+    ("snop-invalid-json", raw("snop.json", b'{"problem_type": "LP",'), "snop.json", "line 1"),
+    ("snop-empty-file", raw("snop.json", b""), "snop.json", "empty"),
+    ("snop-not-utf8", raw("snop.json", b'{"name": "caf\xe9"}'), "snop.json", "UTF-8"),
+    ("snop-top-level-array", set_json("snop.json", [SNOP]), "snop.json", "JSON object"),
+    ("missing-field", set_json("snop.json", with_snop(objective=None)), "snop.json", "'objective'"),
+    ("wrong-type", set_json("snop.json", with_snop(problem_info="one statement")), "snop.json",
+     "$.problem_info"),
+    ("unknown-problem-type", set_json("snop.json", with_snop(problem_type="MINLPX")), "snop.json",
+     "$.problem_type"),
+    ("empty-problem-info", set_json("snop.json", with_snop(problem_info=[])), "snop.json", "$.problem_info"),
+    ("statement-with-line-break", set_json("snop.json", with_snop(problem_info=["a\nb"])), "snop.json",
+     "$.problem_info[0]"),
+    ("unknown-field", set_json("snop.json", with_snop(deadline="soon")), "snop.json", "'deadline'"),
+    ("param-never-described",
+     set_json("snop.json", with_snop(problem_info=SNOP["problem_info"] + ["Overtime costs \\param{overtime}."])),
+     "snop.json", "problem_info[2]"),
+    ("input-format-not-template", set_json("snop.json", with_snop(input_format="profits then hours")),
+     "snop.json", "input_format"),
+    ("output-format-not-template", set_json("snop.json", with_snop(output_format="a list of amounts")),
+     "snop.json", "output_format"),
+    ("output-format-unbalanced", set_json("snop.json", with_snop(output_format='{"make": [make_{i} for i')),
+     "snop.json", "output_format"),
+    ("both-forms-disagree", both_forms_disagree, "description.txt", "objective"),
+    ("text-no-headers", lambda r: (no_snop(r), (r / "description.txt").write_text("just prose\n")),
+     "description.txt", "headers"),
+    ("text-before-header", lambda r: (no_snop(r), (r / "description.txt").write_text(
+        "hello\nPROBLEM TYPE: LP\n")), "description.txt", "line 1"),
+    ("text-duplicate-header", lambda r: (no_snop(r), (r / "description.txt").write_text(
+        "PROBLEM TYPE: LP\nPROBLEM TYPE: MILP\n")), "description.txt", "PROBLEM TYPE"),
+    ("no-snop", no_snop, "", "no SNOP found"),
+    ("data-missing", lambda r: (r / "data.json").unlink(), "data.json", "not found"),
+    ("data-invalid-json", raw("data.json", b'{"profit": [3, 5'), "data.json", "line 1"),
+    ("data-empty-file", raw("data.json", b""), "data.json", "empty"),
+    ("data-not-utf8", raw("data.json", b'{"profit": "\xff"}'), "data.json", "UTF-8"),
+    ("data-not-object", set_json("data.json", [3, 5]), "data.json", "JSON object"),
+    ("data-key-missing", set_json("data.json", {k: v for k, v in DATA.items() if k != "capacity"}),
+     "data.json", "$.capacity"),
+    ("data-key-wrong-type", set_json("data.json", {**DATA, "profit": 3}), "data.json", "$.profit"),
+    ("data-wrong-nesting", set_json("data.json", {**DATA, "hours": [1, 2, 3]}), "data.json", "$.hours"),
+    ("data-too-deep", set_json("data.json", {**DATA, "capacity": [[10], [12], [9]]}), "data.json",
+     "$.capacity[0]"),
+    ("data-lengths-disagree", set_json("data.json", {**DATA, "profit": [3, 5, 7]}), "data.json", "items"),
+    ("data-ragged-rows", set_json("data.json", {**DATA, "hours": [[1, 2, 1], [3, 1]]}), "data.json",
+     "$.hours[1]"),
+    ("symlink-outside", symlink_outside, "data.json", "outside the problem folder"),
+    ("expected-bad-status", set_json("expected.json", {"status": "solved"}), "expected.json", "$.status"),
+    ("expected-optimal-no-objective", set_json("expected.json", {"status": "optimal", "sense": "max"}),
+     "expected.json", "objective"),
+]
+
+
+@pytest.mark.parametrize("name,breaker,file,field", CASES, ids=[c[0] for c in CASES])
+def test_malformed_folder_exits_2_naming_file_and_field(tmp_path, capsys, name, breaker, file, field):
+    root = write_folder(tmp_path / "problem")
+    assert main(["validate", str(root)]) == 0, capsys.readouterr()
+    capsys.readouterr()
+    breaker(root)
+    assert main(["validate", str(root)]) == 2
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    error_lines = [line for line in text.splitlines() if line.startswith("error:")]
+    assert error_lines, text
+    assert any(file in line and field in line for line in error_lines), text
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 25
+
+
+def test_missing_folder_and_file_instead_of_folder(tmp_path, capsys):
+    assert main(["validate", str(tmp_path / "nope")]) == 2
+    assert "no such folder" in capsys.readouterr().out
+    (tmp_path / "f.json").write_text("{}")
+    assert main(["validate", str(tmp_path / "f.json")]) == 2
+    assert "expected a problem folder" in capsys.readouterr().out
+
+
+def test_extra_data_key_is_a_warning_and_strict_makes_it_exit_1(tmp_path, capsys):
+    root = write_folder(tmp_path / "p", data={**DATA, "unused": 1})
+    assert main(["validate", str(root)]) == 0
+    assert "warning:" in capsys.readouterr().out
+    assert main(["validate", "--strict", str(root)]) == 1
+
+
+def test_json_output_is_machine_readable(tmp_path, capsys):
+    root = write_folder(tmp_path / "p", data={**DATA, "profit": 3})
+    assert main(["validate", "--json", str(root)]) == 2
+    report = json.loads(capsys.readouterr().out)
+    (finding,) = report[str(root)]
+    assert finding["level"] == "error" and finding["where"] == "$.profit"
+
+
+def test_fixed_bound_from_data_key_is_checked(tmp_path, capsys):
+    snop = with_snop(input_format=SNOP["input_format"].replace("{\n", '{\n  "N": N,\n', 1))
+    root = write_folder(tmp_path / "p", snop=snop, data={**DATA, "N": 3})
+    assert main(["validate", str(root)]) == 2
+    assert "N = 3 in data.json $.N" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_huge_data_file_is_checked_within_sensible_memory(tmp_path):
+    """A 100 MB data.json with a key missing: still a clear error, exit 2, bounded memory."""
+    root = write_folder(tmp_path / "p")
+    row = json.dumps([1.2345678] * 1000)
+    with open(root / "data.json", "w") as f:
+        f.write('{"profit": [3, 5], "hours": [')
+        f.write(",".join([row] * 9300))
+        f.write("]}")
+    assert (root / "data.json").stat().st_size > 100e6
+    code = (
+        "import resource, sys\nfrom optimus.cli import main\nrc = main(['validate', sys.argv[1]])\n"
+        "print('maxrss_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(rc)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert proc.returncode == 2, proc.stderr
+    assert "$.capacity" in proc.stdout and "data.json" in proc.stdout
+    assert "$.hours" in proc.stdout  # 9300 rows where N = 2 (from $.profit)
+    assert "Traceback" not in proc.stderr
+    maxrss_mb = int(proc.stderr.split("maxrss_kb")[1].split()[0]) / 1024
+    assert maxrss_mb < 2048, f"validating a 100 MB file used {maxrss_mb:.0f} MB"
