@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from optimus import __version__
+from optimus.agent import MODES
 from optimus.errors import OptimusError
 
 
@@ -46,6 +47,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=["json", "text"], help="target form (default: the other one)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("solve", help="formulate, code, run, test and repair until the tests pass")
+    p.add_argument("dir", type=Path, metavar="DIR", help="a problem folder")
+    p.add_argument("--mode", choices=MODES, default="full", help="ablation mode (default: full)")
+    p.add_argument("--llm", choices=["openai", "reference"], default="openai",
+                   help="openai: any OpenAI-compatible endpoint; reference: offline, answers from reference/")
+    p.add_argument("--model", help="model name (default: $OPTIMUS_MODEL)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    p.add_argument("--temperature", type=float)
+    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--no-cache", action="store_true", help="do not answer repeated requests from the log")
+    p.add_argument("--max-debug", type=int, default=5, help="repairs after execution errors (default 5)")
+    p.add_argument("--max-fix", type=int, default=5, help="repairs after failed tests (default 5)")
+    p.add_argument("--rephrasings", type=int, default=5, help="rewrites of the statements in full mode")
+    p.add_argument("--regen-tests", action="store_true", help="regenerate tests/test_generated.py (backup kept)")
+    p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
+    p.add_argument("--timeout", type=float, default=120, help="seconds per sandboxed run (default 120)")
+    p.add_argument("--memory", type=int, default=4096, help="MB per sandboxed run (default 4096)")
+    p.add_argument("--json", action="store_true", help="print report.json")
+    p.set_defaults(func=cmd_solve)
     return parser
 
 
@@ -82,3 +103,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from optimus.solve import run_solve
+
+    return run_solve(args)

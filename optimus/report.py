@@ -1,0 +1,43 @@
+"""report.json: what a run ended with, and whether that matches the known answer."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Tolerances for "the objective matches expected.json" (the paper's success criterion).
+REL_TOL = 1e-4
+ABS_TOL = 1e-6
+
+
+def objective_matches(value: Any, expected: float | None, rel: float = REL_TOL, abs_tol: float = ABS_TOL) -> bool:
+    if expected is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    return math.isclose(float(value), float(expected), rel_tol=rel, abs_tol=abs_tol)
+
+
+@dataclass
+class Report:
+    problem: str
+    mode: str
+    llm: dict[str, Any]  # backend, model, and for the reference backend what it is
+    sandbox: str
+    status: str = "error"  # solved | failed | infeasible | unbounded | error
+    solver_status: str | None = None
+    objective: float | None = None
+    expected: dict[str, Any] | None = None
+    objective_matches: bool | None = None  # None when there is no expected objective
+    verified: bool = False  # solved with tests passing, or the expected status reached
+    executed: bool = False
+    tests: dict[str, Any] = field(default_factory=dict)
+    attempts: dict[str, int] = field(default_factory=dict)
+    variants: list[dict[str, Any]] = field(default_factory=list)
+    winning_variant: int | None = None
+    llm_usage: dict[str, Any] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    run_dir: str = ""
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

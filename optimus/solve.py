@@ -1,0 +1,70 @@
+"""`optimus solve`: check the folder, set up the model, the sandbox and the run, then hand over to the agent."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+
+from optimus.agent import Options, solve
+from optimus.errors import SpecError
+from optimus.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend
+from optimus.problem import Problem, load_problem
+from optimus.report import Report
+from optimus.runstore import RunStore
+from optimus.sandbox import Limits, get_backend
+from optimus.validate import validate
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    errors = [f for f in validate(args.dir) if f.level == "error"]
+    if errors:
+        for finding in errors:
+            print(finding)
+        raise SpecError(args.dir, "", f"{len(errors)} error(s) in the problem folder; fix them and rerun")
+    problem = load_problem(args.dir)
+    backend = make_backend(args, problem)
+    sandbox = get_backend(args.sandbox)
+    limits = Limits(wall_s=args.timeout, cpu_s=max(1, int(args.timeout)), memory_mb=args.memory)
+    run = RunStore(problem.root)
+    client = LLMClient(backend, log=LLMLog() if backend.cacheable else None, transcript=run.dir / "transcript.jsonl",
+                       use_cache=not args.no_cache)
+    options = Options(mode=args.mode, max_debug=args.max_debug, max_fix=args.max_fix, rephrasings=args.rephrasings,
+                      regen_tests=args.regen_tests, limits=limits)
+    what = " (offline: answers from reference/, no language model)" if backend.name == "reference" else ""
+    console.print(f"[bold]optimus[/] {problem.root} — mode {args.mode}, LLM {backend.name}:{backend.model}{what}, "
+                  f"sandbox {sandbox.name}")
+    report = solve(problem, client, sandbox, run, options, progress=lambda m: console.print(f"  {m}"))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    summarize(report, console)
+    return 0 if report.verified else 1
+
+
+def make_backend(args: argparse.Namespace, problem: Problem):
+    if args.llm == "reference":
+        from optimus.llm.reference import ReferenceBackend
+
+        return ReferenceBackend(problem)
+    cfg = LLMConfig.from_env(model=args.model, base_url=args.base_url, temperature=args.temperature,
+                             max_tokens=args.max_tokens).require()
+    return OpenAIBackend(cfg)
+
+
+def summarize(report: Report, console: Console) -> None:
+    colour = "green" if report.verified else "red"
+    console.print(f"[bold {colour}]{report.status}[/] — {report.message}")
+    if report.objective is not None:
+        line = f"  objective {report.objective}"
+        if report.objective_matches is not None:
+            expected = report.expected["objective"]
+            line += f" ({'matches' if report.objective_matches else 'differs from'} expected {expected})"
+        console.print(line)
+    usage = report.llm_usage
+    console.print(f"  LLM calls {usage.get('calls', 0)} (+{usage.get('cached_calls', 0)} from the log), "
+                  f"tokens {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)}; "
+                  f"seconds: {report.seconds}")
+    console.print(f"  run folder: {report.run_dir}")

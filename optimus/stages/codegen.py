@@ -1,0 +1,63 @@
+"""codegen, debug and fix: every answer that must be a program goes through `ask_for_code`.
+
+The repair loop is one mechanism for every kind of evidence: evidence in, corrected program out.
+"""
+
+from __future__ import annotations
+
+from optimus.errors import LLMError
+from optimus.llm import CodeExtractionError, extract_code
+from optimus.prompts import Prompt, render, template
+from optimus.stages.context import Context
+
+# How often an answer without a usable program is sent back before the stage gives up.
+MAX_EXTRACTION_RETRIES = 2
+
+
+def solver_rules(ctx: Context) -> str:
+    wants_cvxpy = ctx.snop.solver == "cvxpy" or (ctx.snop.solver == "ANY" and ctx.snop.problem_type in ("QP", "NLP"))
+    return template("solver_cvxpy" if wants_cvxpy else "solver_pulp").strip()
+
+
+def codegen(ctx: Context, formulation: str) -> str:
+    values = ctx.spec_values()
+    prompt = render(
+        "codegen",
+        formulation=formulation,
+        solver_rules=solver_rules(ctx),
+        **{k: values[k] for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
+                                  "output_format", "output_info")},
+    )
+    return ask_for_code(ctx, "codegen", prompt)
+
+
+def debug(ctx: Context, formulation: str, code: str, evidence: str) -> str:
+    values = ctx.spec_values()
+    prompt = render(
+        "debug", formulation=formulation, code=code.rstrip(), evidence=evidence,
+        **{k: values[k] for k in ("statements", "input_format", "data_summary", "output_format")},
+    )
+    return ask_for_code(ctx, "debug", prompt)
+
+
+def fix(ctx: Context, formulation: str, code: str, evidence: str) -> str:
+    values = ctx.spec_values()
+    prompt = render(
+        "fix", formulation=formulation, code=code.rstrip(), evidence=evidence,
+        statements=values["statements"], objective=values["objective"],
+    )
+    return ask_for_code(ctx, "fix", prompt)
+
+
+def ask_for_code(ctx: Context, stage: str, prompt: Prompt, lang: str = "python") -> str:
+    """Ask, extract the program; an answer with none is fed back with what was wrong, a bounded number of times."""
+    extra: list[dict] = []
+    for _ in range(MAX_EXTRACTION_RETRIES + 1):
+        answer = ctx.ask(stage, prompt, extra)
+        try:
+            return extract_code(answer.text, finish_reason=answer.finish_reason, lang=lang)
+        except CodeExtractionError as exc:
+            extra += [{"role": "assistant", "content": answer.text}, {"role": "user", "content": exc.feedback}]
+            last = exc
+    raise LLMError(f"{stage}: the model gave no usable program after {MAX_EXTRACTION_RETRIES + 1} answers "
+                   f"({last.reason})")

@@ -1,0 +1,52 @@
+"""What every stage needs: the problem (and the statement variant being tried), the model, the sandbox, the run."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from optimus.llm import LLMClient
+from optimus.problem import Problem
+from optimus.prompts import Prompt, messages
+from optimus.runstore import RunStore
+from optimus.sandbox import Limits
+from optimus.sandbox.base import Backend as SandboxBackend
+from optimus.snop import Snop
+
+
+@dataclass
+class Context:
+    problem: Problem
+    snop: Snop
+    client: LLMClient
+    sandbox: SandboxBackend
+    limits: Limits
+    run: RunStore
+    data_summary: str
+    attempts: Counter = field(default_factory=Counter)
+    sandbox_seconds: float = 0.0
+
+    def ask(self, stage: str, prompt: Prompt, extra: list[dict] | None = None):
+        """One exchange with the model for `stage`; counts it."""
+        self.attempts[stage] += 1
+        return self.client.chat(stage, messages(prompt) + (extra or []), prompt.name, prompt.template_hash)
+
+    def spec_values(self) -> dict[str, str]:
+        """The SNOP's parts, as prompts show them. Data values are never among them: only the summary."""
+        return {
+            "problem_type": self.snop.problem_type,
+            "statements": numbered(self.snop.problem_info),
+            "objective": self.snop.objective,
+            "input_format": self.snop.input_format,
+            "data_summary": self.data_summary,
+            "output_info": bullets(self.snop.output_info) or "(see the output shape)",
+            "output_format": self.snop.output_format,
+        }
+
+
+def numbered(statements: list[str]) -> str:
+    return "\n".join(f"(s{i}) {s}" for i, s in enumerate(statements, 1))
+
+
+def bullets(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)

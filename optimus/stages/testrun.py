@@ -1,0 +1,74 @@
+"""test: run the tests against output.json in the sandbox; failures become evidence for fix."""
+
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from optimus.stages.context import Context
+from optimus.stages.execute import MAX_EVIDENCE_CHARS, Execution, tail
+from optimus.testing import CONFTEST
+
+
+@dataclass
+class TestOutcome:
+    passed: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)  # "test_name: message", one per failed test
+    broken: str | None = None  # the tests themselves could not run (syntax error, missing fixture…)
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None and self.failed == 0 and self.passed > 0
+
+    def evidence(self) -> str:
+        if self.broken:
+            return f"The tests could not run:\n{self.broken}"
+        text = "\n".join(f"- {f}" for f in self.failures)
+        return tail(text, MAX_EVIDENCE_CHARS) if len(text) > MAX_EVIDENCE_CHARS else text
+
+    def to_dict(self) -> dict:
+        return {"passed": self.passed, "failed": self.failed, "failures": self.failures, "broken": self.broken}
+
+
+def run_tests(ctx: Context, tests: dict[str, str], ex: Execution, workdir: Path) -> TestOutcome:
+    """`tests` maps file name → module text. They run beside copies of output.json and solution.json."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    shutil.copy(CONFTEST, workdir / "conftest.py")
+    for name, text in tests.items():
+        (workdir / name).write_text(text)
+    for name in ("output.json", "solution.json"):
+        if (ex.workdir / name).exists():
+            shutil.copy(ex.workdir / name, workdir / name)
+    cmd = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=junit.xml", "-o",
+           "junit_family=xunit1", *sorted(tests)]
+    result = ctx.sandbox.run(cmd, workdir=workdir, readonly={"data.json": ctx.problem.data_path}, limits=ctx.limits)
+    ctx.sandbox_seconds += result.wall_s
+    junit = workdir / "junit.xml"
+    if not junit.exists():
+        return TestOutcome(broken=tail(result.stdout + result.stderr))
+    return _parse_junit(junit, result.stdout)
+
+
+def _parse_junit(path: Path, stdout: str) -> TestOutcome:
+    outcome = TestOutcome()
+    for case in ET.parse(path).iter("testcase"):
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if case.find("skipped") is not None:
+            continue
+        if problem is None:
+            outcome.passed += 1
+            continue
+        if case.get("name") is None or (problem.tag == "error" and not case.get("classname")):
+            outcome.broken = tail(problem.text or problem.get("message") or stdout)
+            continue
+        outcome.failed += 1
+        message = (problem.get("message") or "").split("\nassert ")[0].strip()
+        outcome.failures.append(f"{case.get('name')}: {message or tail(problem.text or '', 400)}")
+    if outcome.passed == outcome.failed == 0 and outcome.broken is None:
+        outcome.broken = "no test was collected:\n" + tail(stdout)
+    return outcome
