@@ -11,6 +11,7 @@ from pathlib import Path
 from optimus import __version__
 from optimus.agent import MODES
 from optimus.errors import OptimusError
+from optimus.sandbox import cli as sandbox_cli
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=["json", "text"], help="target form (default: the other one)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     p.set_defaults(func=cmd_convert)
+    sandbox_cli.register(sub)
 
     p = sub.add_parser("solve", help="formulate, code, run, test and repair until the tests pass")
     p.add_argument("dir", type=Path, metavar="DIR", help="a problem folder")

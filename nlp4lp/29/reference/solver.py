@@ -1,0 +1,74 @@
+"""Reference solver for nlp4lp/29: weekly board mix with overtime (LP)."""
+
+import json
+import os
+
+import pulp
+
+SOLVERS = {"CBC": lambda: pulp.PULP_CBC_CMD(msg=False), "HIGHS": lambda: pulp.HiGHS(msg=False)}
+
+
+def status_of(prob):
+    if prob.status == 1:
+        return "optimal" if prob.sol_status == 1 else "time_limit"
+    if prob.sol_status == 2:
+        return "time_limit"
+    return {-1: "infeasible", -2: "unbounded"}.get(prob.status, "error")
+
+
+def write(output, status, objective):
+    with open("output.json", "w") as f:
+        json.dump(output, f)
+    with open("solution.json", "w") as f:
+        json.dump({"status": status, "objective": objective}, f)
+
+
+def main():
+    with open("data.json") as f:
+        d = json.load(f)
+    margin, hours = d["margin"], d["hours"]
+    P, M = len(margin), len(d["regular_hours"])
+    prob = pulp.LpProblem("board_mix", pulp.LpMaximize)
+    make = [pulp.LpVariable(f"make_{p + 1}", lowBound=0) for p in range(P)]
+    overtime = [pulp.LpVariable(f"overtime_{m + 1}", lowBound=0) for m in range(M)]
+    prob += pulp.LpAffineExpression(
+        [(make[p], margin[p]) for p in range(P)] + [(overtime[m], -d["overtime_cost"][m]) for m in range(M)]
+    )
+    # s3, s5: hours used at centre m <= regular hours + overtime
+    used = [[] for _ in range(M)]
+    for p in range(P):
+        row = hours[p]
+        for m in range(M):
+            if row[m]:
+                used[m].append((make[p], row[m]))
+    for m in range(M):
+        expr = pulp.LpAffineExpression(used[m] + [(overtime[m], -1)])
+        prob += pulp.LpConstraint(expr, pulp.LpConstraintLE, f"s5_hours_m{m + 1}", d["regular_hours"][m])
+    # s6: overtime limit (-1 = not limited)
+    for m in range(M):
+        if d["overtime_max"][m] != -1:
+            prob += pulp.LpConstraint(overtime[m], pulp.LpConstraintLE, f"s6_overtime_m{m + 1}", d["overtime_max"][m])
+    # s7: market cap (-1 = not capped); s8: firm orders
+    for p in range(P):
+        if d["demand_max"][p] != -1:
+            prob += pulp.LpConstraint(make[p], pulp.LpConstraintLE, f"s7_market_p{p + 1}", d["demand_max"][p])
+        prob += pulp.LpConstraint(make[p], pulp.LpConstraintGE, f"s8_orders_p{p + 1}", d["demand_min"][p])
+    prob.writeMPS("model.mps")
+    try:
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        status = status_of(prob)
+    except Exception:
+        status = "error"
+    if status not in ("optimal", "time_limit"):
+        write({}, status, None)
+        return
+    output = {
+        "make": [v.value() or 0.0 for v in make],
+        "overtime": [v.value() or 0.0 for v in overtime],
+        "profit": pulp.value(prob.objective),
+    }
+    write(output, status, pulp.value(prob.objective))
+
+
+if __name__ == "__main__":
+    main()

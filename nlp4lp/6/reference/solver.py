@@ -1,0 +1,36 @@
+"""Reference solver for nlp4lp/6 (capital projects): a multi-dimensional knapsack MILP in PuLP."""
+
+import json
+import os
+from pathlib import Path
+
+import pulp
+
+SOLVERS = {"CBC": lambda: pulp.PULP_CBC_CMD(msg=False), "HIGHS": lambda: pulp.HiGHS(msg=False)}
+
+
+def status_of(prob: pulp.LpProblem) -> str:
+    if prob.sol_status == pulp.LpSolutionIntegerFeasible:
+        return "time_limit"
+    return {1: "optimal", -1: "infeasible", -2: "unbounded"}.get(prob.status, "error")
+
+
+d = json.loads(Path("data.json").read_text())
+J, T = range(len(d["value"])), range(len(d["budget"]))
+prob = pulp.LpProblem("capital_projects", pulp.LpMaximize)
+x = [pulp.LpVariable(f"select_{j}", cat="Binary") for j in J]  # s1
+prob += pulp.lpSum(d["value"][j] * x[j] for j in J)  # s2
+for t in T:
+    prob += pulp.lpSum(d["spend"][j][t] * x[j] for j in J) <= d["budget"][t], f"s3_budget_t{t}"
+prob += pulp.lpSum(d["staff"][j] * x[j] for j in J) <= d["engineers"], "s4_engineers"
+prob += pulp.lpSum(d["safety"][j] * x[j] for j in J) >= d["min_safety"], "s5_min_safety"
+prob += pulp.lpSum(x) <= d["max_projects"], "s6_max_projects"
+
+prob.writeMPS("model.mps")
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+status = status_of(prob)
+solved = status in ("optimal", "time_limit")
+objective = pulp.value(prob.objective) if solved else None
+output = {"select": [round(v.value()) for v in x], "total_value": objective} if solved else {}
+Path("output.json").write_text(json.dumps(output, indent=2))
+Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))

@@ -1,0 +1,46 @@
+"""Supervised tests for nlp4lp/6 (capital projects)."""
+
+
+def chosen(output):
+    return [j for j, s in enumerate(output["select"]) if s > 0.5]
+
+
+def test_output_keys(output):
+    assert set(output) == {"select", "total_value"}, f"output keys {sorted(output)} != ['select', 'total_value']"
+
+
+def test_shape(data, output):
+    assert len(output["select"]) == len(data["value"]), (
+        f"{len(output['select'])} decisions for {len(data['value'])} projects")
+
+
+def test_s1_binary(output):
+    for j, s in enumerate(output["select"]):
+        assert min(abs(s), abs(s - 1)) <= 1e-6, f"project {j}: select = {s:.6g} is not 0 or 1"
+
+
+def test_s2_total_value_consistent(data, output, eps):
+    value = sum(data["value"][j] for j in chosen(output))
+    assert abs(value - output["total_value"]) <= eps * max(1, value), (
+        f"total_value {output['total_value']:.6g} != value of the funded projects {value:.6g}")
+
+
+def test_s3_yearly_budget(data, output, eps):
+    for t, budget in enumerate(data["budget"]):
+        spent = sum(data["spend"][j][t] for j in chosen(output))
+        assert spent <= budget + eps * max(1, budget), f"year {t}: spends {spent:.6g} M$ > budget {budget:.6g} M$"
+
+
+def test_s4_engineers(data, output, eps):
+    used = sum(data["staff"][j] for j in chosen(output))
+    assert used <= data["engineers"] + eps, f"needs {used} engineers > {data['engineers']} available"
+
+
+def test_s5_min_safety(data, output, eps):
+    count = sum(data["safety"][j] for j in chosen(output))
+    assert count >= data["min_safety"] - eps, f"{count} safety projects < required {data['min_safety']}"
+
+
+def test_s6_max_projects(data, output, eps):
+    count = len(chosen(output))
+    assert count <= data["max_projects"] + eps, f"{count} projects > oversight limit {data['max_projects']}"

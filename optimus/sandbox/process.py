@@ -1,0 +1,89 @@
+"""The weakest backend: a plain subprocess with rlimits, a cleared environment and its own process group.
+
+It cannot hold network access, reads or writes of the user's files, or signals to other processes of the
+same user; it exists so optimus still runs where neither bwrap nor docker does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from optimus.sandbox.base import Backend, Limits, RunResult, base_env, check_request, infer_killed_by
+from optimus.sandbox.local import rlimit_args, run_capped, tasks_of_uid
+
+CANNOT_HOLD = (
+    "network access",
+    "reading the user's files (~/.ssh, the repo, other processes' environments, e.g. API keys)",
+    "writing outside the work dir",
+    "signals to the parent and other processes",
+    "daemons that outlive the run",
+    "fork bombs when run as root (RLIMIT_NPROC does not apply to root)",
+)
+
+
+class ProcessBackend(Backend):
+    name = "process"
+    holds = ("cleared environment", "cpu, memory, file size, open files (rlimits)", "wall clock", "output cap")
+
+    @classmethod
+    def check(cls) -> str | None:
+        if not sys.platform.startswith("linux"):
+            return "needs Linux (rlimits via prlimit)"
+        if shutil.which("prlimit") is None:
+            return "prlimit not found: apt-get install util-linux"
+        return None
+
+    def run(
+        self,
+        cmd: list[str],
+        workdir: Path,
+        readonly: Mapping[str, Path] | None = None,
+        limits: Limits | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        limits = limits or Limits()
+        work, files, extra = check_request(cmd, workdir, readonly, env)
+        python = sys.executable
+        argv = [python if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
+        path = f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin"
+        with tempfile.TemporaryDirectory(prefix="optimus-home-") as home, _copies(work, files):
+            run_env = base_env(path, home, extra)
+            run_env["TMPDIR"] = home
+            nproc = tasks_of_uid(os.getuid()) + limits.processes
+            done = run_capped([*rlimit_args(limits, nproc, shutil.which("prlimit") or "prlimit"), *argv],
+                              work, run_env, limits)
+        stderr = done.stderr.decode(errors="replace")
+        return RunResult(
+            exit_code=done.exit_code,
+            stdout=done.stdout.decode(errors="replace"),
+            stderr=stderr,
+            timed_out=done.killed_by == "wall",
+            killed_by=done.killed_by or infer_killed_by(done.exit_code, stderr, done.resources["cpu_s"], limits),
+            wall_s=round(done.wall_s, 4),
+            backend=self.name,
+            output_truncated=done.truncated,
+            resources=done.resources,
+        )
+
+
+@contextlib.contextmanager
+def _copies(work: Path, files: dict[str, Path]) -> Iterator[None]:
+    """Copies, not links: a link would let the program write through to the user's file."""
+    made = []
+    try:
+        for name, src in files.items():
+            dst = work / name
+            shutil.copyfile(src, dst)
+            dst.chmod(0o444)
+            made.append(dst)
+        yield
+    finally:
+        for dst in made:
+            with contextlib.suppress(OSError):
+                dst.unlink()
