@@ -74,7 +74,7 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
     for index in range(max_variants):
         if index > 0:
             try:
-                ctx.snop = rephrase(ctx, problem.snop)
+                ctx.snop = rephrase(ctx, problem.snop, index)
             except Rejected as exc:
                 report.variants.append({"variant": index, "rejected": str(exc)})
                 progress(f"rephrase {index}: rejected — {exc}")

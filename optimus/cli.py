@@ -50,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_convert)
     sandbox_cli.register(sub)
 
+    p = sub.add_parser("import-nlp4lp", help="convert the public NLP4LP layout into problem folders")
+    p.add_argument("source", type=Path, metavar="SRC", help="folder holding <source>/<problem>/description.txt")
+    p.add_argument("dest", type=Path, metavar="DEST")
+    p.add_argument("--json", action="store_true", help="print the import report as JSON")
+    p.set_defaults(func=cmd_import)
+
     p = sub.add_parser("solve", help="formulate, code, run, test and repair until the tests pass")
     p.add_argument("dir", type=Path, metavar="DIR", help="a problem folder")
     p.add_argument("--mode", choices=MODES, default="full", help="ablation mode (default: full)")
@@ -104,6 +110,25 @@ def cmd_convert(args: argparse.Namespace) -> int:
         args.output.write_text(text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from optimus.nlp4lp_import import import_tree
+
+    results = import_tree(args.source, args.dest)
+    if args.json:
+        print(json.dumps([asdict(r) for r in results], indent=2))
+    else:
+        for r in results:
+            print(f"{r.dest}: {'ok' if not r.unmapped and not r.findings else 'imported with notes'}")
+            for kind, lines in (("mapped", r.mapped), ("not mapped", r.unmapped), ("validate", r.findings)):
+                for line in lines:
+                    print(f"  {kind}: {line}")
+    print(f"{len(results)} problem(s) imported into {args.dest}; report: {args.dest / 'import-report.json'}",
+          file=sys.stderr)
     return 0
 
 

@@ -130,7 +130,7 @@ def run_capped(
             limit_at = deadline if exited_at is None else exited_at + _DRAIN_S
             if exited_at is None and now >= deadline:
                 kill("wall")
-                deadline = float("inf")  # killed: now just wait for the exit
+                deadline = now + 1.0  # SIGKILL is quick; should it not be, kill again in a second
                 continue
             timeout = min(limit_at - now, 0.02 if pidfd is None else limit_at - now)
             for key, _ in sel.select(max(timeout, 0)):

@@ -22,9 +22,10 @@ def marks(statements: list[str]) -> set[tuple[str, str]]:
     return {(kind, m) for s in statements for kind in ("param", "var") for m in marked(s, kind)}
 
 
-def rephrase(ctx: Context, original: Snop) -> Snop:
-    """One rewrite of the statements. Raises Rejected when the answer is unusable or changes the marks."""
-    prompt = render("rephrase", statements=numbered(original.problem_info))
+def rephrase(ctx: Context, original: Snop, number: int) -> Snop:
+    """Rewrite `number` of the statements (the number keeps repeated requests distinct, so a cached answer
+    is never reused for the next rewrite). Raises Rejected when the answer is unusable or changes the marks."""
+    prompt = render("rephrase", statements=numbered(original.problem_info), number=str(number))
     text = ctx.ask("rephrase", prompt).text
     statements = parse_statements(text)
     check_marks(original.problem_info, statements)

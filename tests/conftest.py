@@ -1,0 +1,15 @@
+"""Shared fixtures: the scripted OpenAI-compatible server, and a private OPTIMUS_HOME for every test."""
+
+import pytest
+
+from tests.scripted_server import scripted_llm  # noqa: F401
+
+
+@pytest.fixture(autouse=True)
+def optimus_home(tmp_path_factory, monkeypatch):
+    """Keep the LLM log and anything else optimus writes under ~ out of the real home directory."""
+    home = tmp_path_factory.mktemp("optimus-home")
+    monkeypatch.setenv("OPTIMUS_HOME", str(home))
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPTIMUS_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    return home

@@ -1,0 +1,7 @@
+"""Write a 10 GB file into the work dir."""
+
+block = b"z" * (1 << 20)
+with open("big.bin", "wb") as f:
+    for _ in range(10 * 1024):
+        f.write(block)
+print("WROTE 10 GB")

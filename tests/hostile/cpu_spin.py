@@ -1,0 +1,4 @@
+"""Spin on the CPU forever."""
+
+while True:
+    pass

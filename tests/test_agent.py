@@ -1,0 +1,236 @@
+"""The agent loop end to end: the real openai client against the scripted server, solver code in the sandbox."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from optimus.cli import main
+from tests.test_validate_malformed import DATA, SNOP
+
+REPO = Path(__file__).resolve().parent.parent
+
+GOOD = """\
+import json
+import pulp
+
+data = json.load(open("data.json"))
+profit, hours, cap = data["profit"], data["hours"], data["capacity"]
+n, m = len(profit), len(cap)
+prob = pulp.LpProblem("mix", pulp.LpMaximize)
+x = [pulp.LpVariable(f"make_{i}", lowBound=0) for i in range(n)]
+prob += pulp.lpSum(profit[i] * x[i] for i in range(n))
+for k in range(m):
+    prob += (pulp.lpSum(hours[i][k] * x[i] for i in range(n)) <= cap[k], f"s2_capacity_{k}")
+prob.writeMPS("model.mps")
+prob.solve(pulp.PULP_CBC_CMD(msg=False))
+optimal = prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal
+json.dump({"make": [v.varValue for v in x]} if optimal else {}, open("output.json", "w"))
+json.dump({"status": "optimal" if optimal else "error",
+           "objective": pulp.value(prob.objective) if optimal else None}, open("solution.json", "w"))
+"""
+SYNTAX_ERROR = GOOD.replace("for k in range(m):", "for k in range(m)")
+MISSING_KEY = GOOD.replace('data["capacity"]', 'data["capacities"]')
+DROPPED = GOOD.replace("for k in range(m):", "for k in range(1, m):")  # loses machine 0's limit
+SLEEPY = "import time\ntime.sleep(60)\n" + GOOD
+
+TESTS = """\
+def test_output_keys(output):
+    assert set(output) == {"make"}, f"output keys {sorted(output)} != ['make']"
+
+
+def test_nonnegative(output):
+    for i, v in enumerate(output["make"]):
+        assert v >= -1e-9, f"product {i}: makes {v:.6g} < 0"
+
+
+def test_capacity(data, output, eps):
+    for m, cap in enumerate(data["capacity"]):
+        used = sum(data["hours"][i][m] * output["make"][i] for i in range(len(data["profit"])))
+        assert used <= cap + eps * max(1, abs(cap)), f"s2 capacity of machine {m}: uses {used:.6g} > {cap:.6g}"
+"""
+FORMULATION = "## Decision variables\nmake_i >= 0\n## Constraints\n(s2) capacity per machine\n"
+
+
+def fence(code: str) -> str:
+    return f"Here is the program:\n```python\n{code}```\n"
+
+
+@pytest.fixture
+def problem(tmp_path):
+    root = tmp_path / "mix"
+    root.mkdir()
+    (root / "snop.json").write_text(json.dumps(SNOP))
+    (root / "data.json").write_text(json.dumps(DATA))
+    return root
+
+
+def solve(root: Path, llm, *args: str) -> tuple[int, dict]:
+    code = main(["solve", str(root), "--llm", "openai", "--base-url", llm.base_url, "--sandbox", "process",
+                 "--timeout", "60", *args])
+    return code, json.loads((root / "runs" / "latest" / "report.json").read_text())
+
+
+def prompts_of(llm, stage: str) -> list[str]:
+    return [r.messages[-1]["content"] for r in llm.requests_for(stage)]
+
+
+def test_debug_mode_repairs_a_syntax_error_and_a_missing_data_key(problem, scripted_llm):
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(SYNTAX_ERROR))
+    scripted_llm.enqueue("debug", fence(MISSING_KEY), fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "debug")
+    assert code == 0 and report["status"] == "solved"
+    assert report["attempts"]["debug"] == 2
+    first, second = prompts_of(scripted_llm, "debug")
+    assert "SyntaxError" in first
+    assert "KeyError" in second and "capacities" in second
+    assert report["objective"] == pytest.approx(23.6)
+
+
+def test_prompt_mode_does_not_repair(problem, scripted_llm):
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(SYNTAX_ERROR))
+    code, report = solve(problem, scripted_llm, "--mode", "prompt")
+    assert code == 1 and report["status"] == "error" and not report["executed"]
+    assert scripted_llm.requests_for("debug") == []
+
+
+def test_autotests_catch_a_violated_constraint_and_the_fix_prompt_carries_the_message(problem, scripted_llm):
+    scripted_llm.enqueue("testgen", fence(TESTS))
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(DROPPED))
+    scripted_llm.enqueue("fix", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "autotests")
+    assert code == 0 and report["verified"]
+    (fix_prompt,) = prompts_of(scripted_llm, "fix")
+    assert "s2 capacity of machine 0: uses 11 > 10" in fix_prompt
+    assert report["tests"]["source"] == "generated" and report["tests"]["passed"] == 3
+    assert report["objective"] == pytest.approx(23.6)
+
+
+def test_rephrasing_that_drops_a_param_is_rejected_and_the_first_passing_variant_wins(problem, scripted_llm):
+    (problem / "tests").mkdir()
+    (problem / "tests" / "test_mix.py").write_text(TESTS)
+    statements = SNOP["problem_info"]
+    dropped = [statements[0], "Each unit uses machine hours; machines have limited hours."]
+    reworded = [s + " (REWORDED)" for s in statements]
+    scripted_llm.enqueue("formulate", FORMULATION, FORMULATION)
+    scripted_llm.enqueue("codegen", lambda req: fence(GOOD if "REWORDED" in req.prompt else DROPPED))
+    scripted_llm.enqueue("codegen", lambda req: fence(GOOD if "REWORDED" in req.prompt else DROPPED))
+    scripted_llm.enqueue("fix", fence(DROPPED))
+    scripted_llm.enqueue("rephrase", f"```json\n{json.dumps(dropped)}\n```", f"```json\n{json.dumps(reworded)}\n```")
+    code, report = solve(problem, scripted_llm, "--mode", "full", "--max-fix", "1", "--max-debug", "0")
+    assert code == 0 and report["winning_variant"] == 2
+    rejected = report["variants"][1]
+    assert "lost" in rejected["rejected"] and "capacity_{m}" in rejected["rejected"]
+    assert report["variants"][0]["verified"] is False
+    assert json.loads((Path(report["run_dir"]) / "v2" / "statements.json").read_text()) == reworded
+
+
+def test_hand_edited_test_survives_a_rerun_and_regen_keeps_a_backup(problem, scripted_llm):
+    scripted_llm.enqueue("testgen", fence(TESTS))
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(GOOD))
+    assert solve(problem, scripted_llm, "--mode", "autotests", "--no-cache")[0] == 0
+    generated = problem / "tests" / "test_generated.py"
+    edited = generated.read_text() + "\n\ndef test_hand_written(output):\n    assert len(output['make']) == 2\n"
+    generated.write_text(edited)
+
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "supervised", "--no-cache")
+    assert code == 0 and report["tests"]["passed"] == 4 and report["tests"]["source"] == "supervised"
+    assert len(scripted_llm.requests_for("testgen")) == 1
+    assert generated.read_text() == edited
+    assert (Path(report["run_dir"]) / "tests" / "test_generated.py").read_text() == edited
+
+    scripted_llm.enqueue("testgen", fence(TESTS))
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "autotests", "--regen-tests", "--no-cache")
+    assert code == 0 and report["tests"]["passed"] == 3
+    (backup,) = (problem / "tests").glob("test_generated.py.bak-*")
+    assert backup.read_text() == edited
+
+
+def test_no_data_value_reaches_any_prompt(problem, scripted_llm):
+    # Unique sentinel numbers: if any prompt quoted the data, one of these strings would show up.
+    data = {
+        "profit": [3.000137, 5.000239],
+        "hours": [[1.000421, 2.000563, 1.000701], [3.000853, 1.000997, 2.001109]],
+        "capacity": [10.001237, 12.001381, 9.001523],
+    }
+    (problem / "data.json").write_text(json.dumps(data))
+    (problem / "tests").mkdir()
+    (problem / "tests" / "test_mix.py").write_text(TESTS)
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "full")
+    assert code == 0, report
+    sentinels = [str(v) for row in data["hours"] for v in row] + [str(v) for v in data["profit"] + data["capacity"]]
+    everything_sent = json.dumps([r.body for r in scripted_llm.requests])
+    assert scripted_llm.requests and not [s for s in sentinels if s in everything_sent]
+    assert not [s[:6] for s in sentinels if s[:6] in everything_sent]  # not even rounded
+
+
+def test_killed_run_restarted_pays_for_nothing_already_answered(problem, scripted_llm, optimus_home):
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(SLEEPY))  # the program hangs: the run is killed while it runs
+    cmd = [sys.executable, "-m", "optimus", "solve", str(problem), "--llm", "openai", "--base-url",
+           scripted_llm.base_url, "--sandbox", "process", "--mode", "debug", "--timeout", "3"]
+    env = {**os.environ, "OPTIMUS_HOME": str(optimus_home), "PYTHONPATH": str(REPO)}
+    first = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    transcript = problem / "runs" / "latest" / "transcript.jsonl"
+    deadline = time.monotonic() + 60
+    while not (transcript.exists() and '"stage": "codegen"' in transcript.read_text()):
+        assert time.monotonic() < deadline and first.poll() is None, "the run never reached codegen"
+        time.sleep(0.1)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    first_run = (problem / "runs" / "latest").resolve()
+
+    scripted_llm.enqueue("debug", fence(GOOD))
+    second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0, second.stderr
+    rerun = [json.loads(line) for line in ((problem / "runs" / "latest").resolve() / "transcript.jsonl").open()]
+    assert (problem / "runs" / "latest").resolve() != first_run
+    cached = {line["stage"]: line["cached"] for line in rerun}
+    assert cached == {"formulate": True, "codegen": True, "debug": False}
+    assert len(scripted_llm.requests_for("formulate")) == len(scripted_llm.requests_for("codegen")) == 1
+
+
+def test_missing_llm_configuration_exits_2_and_says_what_to_set(problem, capsys):
+    assert main(["solve", str(problem), "--sandbox", "process"]) == 2
+    err = capsys.readouterr().err
+    assert "OPENAI_API_KEY" in err and "--llm reference" in err
+
+
+def test_invalid_folder_exits_2_before_any_model_call(problem, scripted_llm, capsys):
+    (problem / "data.json").write_text(json.dumps({**DATA, "profit": 3}))
+    assert main(["solve", str(problem), "--llm", "openai", "--base-url", scripted_llm.base_url]) == 2
+    assert "$.profit" in capsys.readouterr().out
+    assert scripted_llm.requests == []
+
+
+@pytest.mark.parametrize("number", ["12"])
+def test_reference_backend_solves_a_benchmark_problem_offline(tmp_path, number):
+    source = REPO / "nlp4lp" / number
+    root = tmp_path / number
+    shutil.copytree(source, root, ignore=shutil.ignore_patterns("runs"))
+    code = main(["solve", str(root), "--llm", "reference", "--sandbox", "process"])
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    expected = json.loads((source / "expected.json").read_text())
+    assert code == 0 and report["status"] == "solved"
+    assert report["objective"] == pytest.approx(expected["objective"], rel=1e-6)
+    assert report["llm"]["backend"] == "reference" and "no language model" in report["llm"]["what"]
+    assert report["sandbox"] == "process"
