@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from optimus.datasummary import summarize
+from optimus.errors import LLMError
 from optimus.llm import LLMClient
 from optimus.problem import Problem
 from optimus.report import Report, objective_matches
@@ -60,15 +61,28 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
     report = Report(problem=str(problem.root), mode=options.mode, llm=llm, sandbox=sandbox.name,
                     expected=problem.expected, run_dir=str(run.dir))
     ctx = Context(problem, problem.snop, client, sandbox, options.limits, run, summarize(problem.data))
-    tests = None
-    if options.mode in ("autotests", "supervised", "full"):
-        progress("tests: resolving")
-        tests = resolve_tests(ctx, options.mode, options.regen_tests)
-        for name, text in tests.files.items():
-            run.write(f"tests/{name}", text)
-        report.tests["source"] = tests.kind
-        progress(f"tests: {tests.kind} ({', '.join(tests.files)}){' — ' + tests.note if tests.note else ''}")
+    tests, result = None, VariantResult()
+    try:
+        if options.mode in ("autotests", "supervised", "full"):
+            tests = resolve_tests(ctx, options.mode, options.regen_tests)
+            for name, text in tests.files.items():
+                run.write(f"tests/{name}", text)
+            report.tests["source"] = tests.kind
+            progress(f"tests: {tests.kind} ({', '.join(tests.files)}){' — ' + tests.note if tests.note else ''}")
+        result = try_variants(ctx, report, tests, options, progress)
+    except LLMError as exc:
+        # The model gave up or answered unusably: the run still ends with a report saying so.
+        result.message = str(exc)
+        progress(f"stopped: {exc}")
+    finish(report, result, tests, ctx, client, started)
+    run.write("report.json", report.to_dict())
+    return report
 
+
+def try_variants(ctx: Context, report: Report, tests: TestSource | None, options: Options,
+                 progress: Callable[[str], None]) -> VariantResult:
+    """The original statements, then (full mode) rewrites of them; the first verified variant wins."""
+    problem, run = ctx.problem, ctx.run
     max_variants = 1 + (options.rephrasings if options.mode == "full" else 0)
     result = VariantResult()
     for index in range(max_variants):
@@ -88,9 +102,7 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
         if result.verified:
             report.winning_variant = index
             break
-    finish(report, result, tests, ctx, client, started)
-    run.write("report.json", report.to_dict())
-    return report
+    return result
 
 
 def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options,

@@ -234,3 +234,22 @@ def test_reference_backend_solves_a_benchmark_problem_offline(tmp_path, number):
     assert report["objective"] == pytest.approx(expected["objective"], rel=1e-6)
     assert report["llm"]["backend"] == "reference" and "no language model" in report["llm"]["what"]
     assert report["sandbox"] == "process"
+
+
+def test_truncated_answer_is_fed_back_and_the_complete_program_used(problem, scripted_llm):
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", {"truncate": fence(GOOD)}, fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "prompt")
+    assert code == 0 and report["attempts"]["codegen"] == 2
+    retry = scripted_llm.requests_for("codegen")[1].messages
+    assert retry[-2]["role"] == "assistant" and "cut off" in retry[-1]["content"]
+
+
+def test_model_that_keeps_failing_ends_with_a_clear_message(problem, scripted_llm, capsys):
+    for _ in range(8):
+        scripted_llm.enqueue("formulate", {"status": 500, "retry_after": 0})
+    code = main(["solve", str(problem), "--llm", "openai", "--base-url", scripted_llm.base_url, "--sandbox",
+                 "process", "--mode", "prompt"])
+    err = capsys.readouterr().err
+    assert code == 1 and "500" in err and "Traceback" not in err
+    assert len(scripted_llm.requests_for("formulate")) == 4  # the first try and 3 retries
