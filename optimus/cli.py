@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", type=int, default=4096, help="MB per sandboxed run (default 4096)")
     p.add_argument("--json", action="store_true", help="print report.json")
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("bench", help="success and execution rate per mode, optionally with injected faults")
+    from optimus.bench import add_arguments as add_bench_arguments
+
+    add_bench_arguments(p)
+    p.set_defaults(func=cmd_bench)
     return parser
 
 
@@ -136,3 +142,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from optimus.solve import run_solve
 
     return run_solve(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from optimus.bench import run_from_args
+
+    return run_from_args(args)

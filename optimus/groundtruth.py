@@ -133,11 +133,10 @@ class Check:
 
     def line(self) -> str:
         def fmt(r: dict) -> str:
-            return f"{r['objective']:.10g}" if r["objective"] is not None else "-"
+            return f"{r['solver']}=" + (f"{r['objective']:.10g}" if r["objective"] is not None else "-")
 
         verdict = "agree" if self.agree else "DISAGREE: " + "; ".join(self.problems)
-        return (f"{self.name:<22} {self.primary['status']:<10} {self.primary['solver']}={fmt(self.primary):<18} "
-                f"{self.secondary['solver']}={fmt(self.secondary):<18} {verdict}")
+        return f"{self.name:<22} {self.primary['status']:<10} {fmt(self.primary):<24} {fmt(self.secondary):<24} {verdict}"
 
 
 def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> Check:

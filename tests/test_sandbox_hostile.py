@@ -76,7 +76,9 @@ def host(tmp_path: Path) -> Host:
         d.mkdir(parents=True)
     canary = home / ".ssh" / "id_rsa"
     canary.write_text(f"CANARY-{uuid.uuid4().hex}\n")
-    h = Host(work, home, outside, canary, f"sk-test-{uuid.uuid4().hex}", f"optimus-hostile-{uuid.uuid4().hex}")
+    h = Host(
+        work, home, outside, canary, f"sk-test-{uuid.uuid4().hex}", f"optimus-hostile-{uuid.uuid4().hex}"
+    )
     yield h
     for pid in _processes_with(h.marker):  # clean up after an escape
         with contextlib.suppress(OSError):
@@ -101,7 +103,7 @@ def run_case(backend: str, host: Host, program: str, *args: str, **limits: Any) 
     env = {**os.environ, "OPENAI_API_KEY": host.secret, "HOME": str(host.home)}
     proc = subprocess.run(
         [sys.executable, str(HOSTILE / "host.py"), json.dumps(request)],
-        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     lines = proc.stdout.strip().splitlines()
     result = json.loads(lines[-1]) if proc.returncode == 0 and lines else None
@@ -129,8 +131,12 @@ def test_api_key_in_parent_env(backend: str, host: Host, request: pytest.Fixture
     expect_escape(request, backend, "secret")
     out = run_case(backend, host, "read_secret.py")
     assert out.result is not None, out.host_stderr
-    leaked = out.stdout + out.result["stderr"] + "".join(
-        p.read_text(errors="replace") for p in host.work.rglob("*") if p.is_file() and not p.is_symlink()
+    leaked = (
+        out.stdout
+        + out.result["stderr"]
+        + "".join(
+            p.read_text(errors="replace") for p in host.work.rglob("*") if p.is_file() and not p.is_symlink()
+        )
     )
     assert host.secret not in leaked, f"the API key leaked: {out.stdout[:300]}"
 
@@ -194,8 +200,9 @@ def test_cpu_spin(backend: str, host: Host) -> None:
     assert out.result["wall_s"] < 10
 
 
-def test_sleep_forever(backend: str, host: Host) -> None:
-    out = run_case(backend, host, "sleep_forever.py", wall_s=2)
+@pytest.mark.parametrize("quiet", [False, True], ids=["", "stdio-closed"])
+def test_sleep_forever(backend: str, host: Host, quiet: bool) -> None:
+    out = run_case(backend, host, "sleep_forever.py", *(["--quiet"] if quiet else []), wall_s=2)
     assert out.result is not None, out.host_stderr
     assert out.result["timed_out"] and out.result["killed_by"] == "wall"
     assert out.result["exit_code"] is None
@@ -237,7 +244,10 @@ def _processes_with(marker: str) -> list[int]:
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
-            if marker.encode() in (entry / "cmdline").read_bytes() and " Z " not in (entry / "stat").read_text():
+            if (
+                marker.encode() in (entry / "cmdline").read_bytes()
+                and " Z " not in (entry / "stat").read_text()
+            ):
                 pids.append(int(entry.name))
         except OSError:
             continue

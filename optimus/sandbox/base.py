@@ -6,9 +6,10 @@ import dataclasses
 import re
 import signal
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from optimus.errors import ConfigError
 

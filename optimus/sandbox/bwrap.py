@@ -12,12 +12,13 @@ import contextlib
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Iterator, Mapping
 
 from optimus.sandbox.base import (
     SANDBOX_WORKDIR,
@@ -111,7 +112,7 @@ class _Plan:
         tmp.chmod(0o755)  # nobody must traverse it to reach the staged sources
 
     def bind(self, src: Path, dest: Path, writable: bool = False) -> None:
-        if self.stage:
+        if self.stage and not _reachable_by_others(src):
             if src.is_file() and not others_can_read(src):
                 # nobody could not open it even once reachable: bind a world-readable copy instead.
                 copy = self.tmp / f"copy{len(self.mounts)}"
@@ -127,7 +128,10 @@ class _Plan:
 
     def etc_files(self, uid: int, gid: int) -> None:
         """A passwd/group naming only the sandbox user, so getpass and pytest work without host accounts."""
-        for name, line in (("passwd", f"sandbox:x:{uid}:{gid}::/tmp:/usr/sbin/nologin"), ("group", f"sandbox:x:{gid}:")):
+        for name, line in (
+            ("passwd", f"sandbox:x:{uid}:{gid}::/tmp:/usr/sbin/nologin"),
+            ("group", f"sandbox:x:{gid}:"),
+        ):
             path = self.tmp / name
             path.write_text(line + "\n")
             path.chmod(0o444)
@@ -142,13 +146,26 @@ class _Plan:
         ]  # fmt: skip
         if not self.stage:
             return [*rlimits, *bwrap]
+        if not self.mounts:  # everything was reachable: only the uid drop is left to do
+            return [_tool("setpriv"), f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", *rlimits, *bwrap]
         # Staged mounts need not be read-only: bwrap --ro-bind makes them so inside.
-        script = "".join(f"mount --bind {shlex.quote(str(s))} {shlex.quote(str(d))}\n" for s, d, _ in self.mounts)
+        script = "".join(
+            f"mount --bind {shlex.quote(str(s))} {shlex.quote(str(d))}\n" for s, d, _ in self.mounts
+        )
         setpriv = [_tool("setpriv"), f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
         return [
             _tool("unshare"), "--mount", "--propagation", "private", "--",
             _tool("sh"), "-euc", script + 'exec "$@"', "sh", *setpriv, *rlimits, *bwrap,
         ]  # fmt: skip
+
+
+def _reachable_by_others(path: Path) -> bool:
+    """Whether a user with no rights but "others" can reach and read path (so nobody can bind it)."""
+    for parent in path.parents:
+        if not parent.stat().st_mode & stat.S_IXOTH:
+            return False
+    need = stat.S_IROTH | (stat.S_IXOTH if path.is_dir() else 0)
+    return path.stat().st_mode & need == need
 
 
 def _system_args() -> list[str]:
@@ -166,7 +183,11 @@ def _system_args() -> list[str]:
 
 def _python_roots() -> list[Path]:
     """The venv and the installation it links to, minus what /usr already covers."""
-    roots = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent.parent}
+    roots = {
+        Path(sys.prefix).resolve(),
+        Path(sys.base_prefix).resolve(),
+        Path(sys.executable).resolve().parent.parent,
+    }
     # Keep outermost dirs only and skip anything under the system dirs bound anyway.
     keep = [r for r in roots if not any(r != o and r.is_relative_to(o) for o in roots)]
     return sorted(r for r in keep if not any(r.is_relative_to(s) for s in _SYSTEM))

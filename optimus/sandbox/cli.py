@@ -29,7 +29,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--memory", type=int, default=2048, metavar="MB", help="memory limit in MB")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("workdir", type=Path, metavar="WORKDIR", help="the one writable directory; cwd of CMD")
-    p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD", help="the command ('python' = sandbox python)")
+    p.add_argument(
+        "cmd", nargs=argparse.REMAINDER, metavar="-- CMD", help="the command ('python' = sandbox python)"
+    )
     p.set_defaults(func=cmd_run)
 
 
@@ -57,7 +59,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if not cmd:
-        raise ConfigError("sandbox run: give the command after the work dir, e.g. `WORKDIR -- python solver.py`")
+        raise ConfigError(
+            "sandbox run: give the command after the work dir, e.g. `WORKDIR -- python solver.py`"
+        )
     limits = Limits(wall_s=args.timeout, cpu_s=max(1, int(args.timeout)), memory_mb=args.memory)
     result = get_backend(args.backend).run(cmd, workdir=args.workdir, limits=limits)
     if args.json:
@@ -65,7 +69,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(result.stdout)
         sys.stderr.write(result.stderr)
-        verdict = f"exit {result.exit_code}" if result.killed_by is None else f"killed by {result.killed_by} limit"
+        verdict = (
+            f"exit {result.exit_code}" if result.killed_by is None else f"killed by {result.killed_by} limit"
+        )
         truncated = ", output truncated" if result.output_truncated else ""
         print(f"[{result.backend}] {verdict} in {result.wall_s:.2f} s{truncated}", file=sys.stderr)
     return 0 if result.ok else 1

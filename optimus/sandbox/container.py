@@ -7,12 +7,14 @@ pids and rlimit caps; the work dir is the one writable bind. The container is re
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 import time
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from optimus.errors import SandboxError
 from optimus.sandbox.base import (
@@ -83,19 +85,30 @@ class DockerBackend(Backend):
         # As root, the container runs as nobody and gets the work dir for the run; otherwise as us.
         uid, gid = (NOBODY, NOBODY) if root else (os.getuid(), os.getgid())
         try:
-            with mount_points(work, list(files)), owned_by(work, uid, gid) if root else contextlib.nullcontext():
+            with (
+                mount_points(work, list(files)),
+                owned_by(work, uid, gid) if root else contextlib.nullcontext(),
+            ):
                 return self._run(argv, work, files, limits, base_env(_PATH, "/tmp", extra), f"{uid}:{gid}")
         except DockerException as exc:
             raise SandboxError(f"docker sandbox failed: {exc}") from None
 
     def _run(
-        self, argv: list[str], work: Path, files: dict[str, Path], limits: Limits, env: dict[str, str], user: str
+        self,
+        argv: list[str],
+        work: Path,
+        files: dict[str, Path],
+        limits: Limits,
+        env: dict[str, str],
+        user: str,
     ) -> RunResult:
         from docker.types import LogConfig, Mount, Ulimit
 
         mb = 1024 * 1024
         mounts = [Mount(SANDBOX_WORKDIR, str(work), type="bind")]
-        mounts += [Mount(f"{SANDBOX_WORKDIR}/{n}", str(p), type="bind", read_only=True) for n, p in files.items()]
+        mounts += [
+            Mount(f"{SANDBOX_WORKDIR}/{n}", str(p), type="bind", read_only=True) for n, p in files.items()
+        ]
         start = time.monotonic()
         container = self.client().containers.create(
             image(),
@@ -129,31 +142,40 @@ class DockerBackend(Backend):
                 container.remove(force=True)
 
     def _attach_and_wait(self, container: Any, limits: Limits, start: float) -> RunResult:
+        from requests.exceptions import RequestException
+
         api = self.client().api
         stream = api.attach(container.id, stdout=True, stderr=True, stream=True, demux=True, logs=False)
         out, err = Capture(limits.output_bytes), Capture(limits.output_bytes)
         killed: list[str] = []
 
         def kill(reason: str) -> None:
-            if not killed:
-                killed.append(reason)
-            with contextlib.suppress(Exception):
-                container.kill()
+            if killed:
+                return
+            killed.append(reason)
+            # Not inline: dockerd answers the kill only once the output was drained, and pump drains it.
+            threading.Thread(target=_kill_quietly, args=(container,), daemon=True).start()
 
         def pump() -> None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):  # the stream ends with whatever error a closed socket gives
                 for chunk_out, chunk_err in stream:
                     if (chunk_out and out.add(chunk_out)) or (chunk_err and err.add(chunk_err)):
                         kill("output")
 
+        def left() -> float:
+            return max(limits.wall_s - (time.monotonic() - start), 0.05)
+
         reader = threading.Thread(target=pump, daemon=True)
         reader.start()
         container.start()
-        reader.join(max(limits.wall_s - (time.monotonic() - start), 0))
-        if reader.is_alive():
+        reader.join(left())
+        try:
+            # The output can end before the program does (it may close stdout and sleep): wait on both.
+            status = int(api.wait(container.id, timeout=left()).get("StatusCode", -1))
+        except RequestException:
             kill("wall")
-            reader.join(10)
-        status = int(api.wait(container.id, timeout=30).get("StatusCode", -1))
+            status = int(api.wait(container.id, timeout=30).get("StatusCode", -1))
+        reader.join(10)
         # 137 = SIGKILL: the cgroup OOM killer or our kill. Only then is the extra inspect worth it.
         oom = status == 137 and bool(api.inspect_container(container.id)["State"].get("OOMKilled"))
         wall = time.monotonic() - start
@@ -176,15 +198,21 @@ class DockerBackend(Backend):
 _PATH = "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin"
 
 
+def _kill_quietly(container: Any) -> None:
+    with contextlib.suppress(Exception):  # already gone is fine
+        container.kill()
+
+
 def _connect() -> Any:
     try:
         import docker
+        from docker.errors import DockerException
     except ImportError:
         raise SandboxError("the docker Python SDK is missing: pip install 'docker>=7.1,<8'") from None
     try:
         client = docker.from_env(timeout=30)
         client.ping()
-    except Exception as exc:  # the SDK raises several unrelated types when no engine answers
+    except (DockerException, OSError) as exc:  # requests' errors are OSErrors
         raise SandboxError(f"no docker engine answers ({type(exc).__name__}): {INSTALL}") from None
     return client
 
@@ -206,7 +234,26 @@ def _check(name: str) -> str | None:
     return None
 
 
-def image_inputs_label(name: str | None = None) -> str | None:
-    """The inputs hash baked into the image, to tell whether it is older than sandbox/."""
-    labels = _connect().images.get(name or image()).labels or {}
-    return labels.get(INPUTS_LABEL)
+# The files build-image.sh hashes into the image's label and tag, in its order.
+BUILD_INPUTS = ("Dockerfile", "requirements.txt", "build-image.sh")
+SANDBOX_DIR = Path(__file__).resolve().parents[2] / "sandbox"
+
+
+def inputs_hash(sandbox_dir: Path = SANDBOX_DIR) -> str:
+    """Same as build-image.sh: sha256 of the concatenated inputs, first 16 hex digits."""
+    return hashlib.sha256(b"".join((sandbox_dir / n).read_bytes() for n in BUILD_INPUTS)).hexdigest()[:16]
+
+
+def stale_note() -> str | None:
+    """Whether the image predates the sandbox/ inputs of this checkout (None when it cannot tell)."""
+    if not all((SANDBOX_DIR / n).is_file() for n in BUILD_INPUTS):
+        return None  # an installed optimus without the repo's sandbox/ folder
+    from docker.errors import DockerException
+
+    try:
+        label = (_connect().images.get(image()).labels or {}).get(INPUTS_LABEL)
+    except (SandboxError, DockerException, OSError):
+        return None
+    if label != inputs_hash():
+        return f"image {image()} was built from other sandbox/ inputs: rebuild with `make sandbox-image`"
+    return None

@@ -11,9 +11,9 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 from optimus.sandbox.base import Limits
 
@@ -52,18 +52,18 @@ def rlimit_args(limits: Limits, nproc: int, prlimit: str = "prlimit") -> list[st
 
 
 def tasks_of_uid(uid: int) -> int:
-    """Threads the kernel counts against RLIMIT_NPROC for `uid` right now."""
+    """Threads the kernel counts against RLIMIT_NPROC for `uid` right now (an estimate from /proc)."""
     count = 0
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+        # The /proc/<pid> owner is the effective uid: a cheap stat filters before reading status.
         try:
+            if not entry.name.isdigit() or entry.stat().st_uid != uid:
+                continue
             text = Path(entry.path, "status").read_text()
         except OSError:
             continue  # the process went away
-        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-        if int(fields.get("Uid", "-1 0").split()[0]) == uid:
-            count += int(fields.get("Threads", "1").strip() or 1)
+        threads = [line.split()[1] for line in text.splitlines() if line.startswith("Threads:")]
+        count += int(threads[0]) if threads else 1
     return count
 
 

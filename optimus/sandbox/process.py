@@ -11,8 +11,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Iterator, Mapping
 
 from optimus.sandbox.base import Backend, Limits, RunResult, base_env, check_request, infer_killed_by
 from optimus.sandbox.local import rlimit_args, run_capped, tasks_of_uid
@@ -29,7 +29,12 @@ CANNOT_HOLD = (
 
 class ProcessBackend(Backend):
     name = "process"
-    holds = ("cleared environment", "cpu, memory, file size, open files (rlimits)", "wall clock", "output cap")
+    holds = (
+        "cleared environment",
+        "cpu, memory, file size, open files (rlimits)",
+        "wall clock",
+        "output cap",
+    )
 
     @classmethod
     def check(cls) -> str | None:
@@ -56,15 +61,20 @@ class ProcessBackend(Backend):
             run_env = base_env(path, home, extra)
             run_env["TMPDIR"] = home
             nproc = tasks_of_uid(os.getuid()) + limits.processes
-            done = run_capped([*rlimit_args(limits, nproc, shutil.which("prlimit") or "prlimit"), *argv],
-                              work, run_env, limits)
+            done = run_capped(
+                [*rlimit_args(limits, nproc, shutil.which("prlimit") or "prlimit"), *argv],
+                work,
+                run_env,
+                limits,
+            )
         stderr = done.stderr.decode(errors="replace")
         return RunResult(
             exit_code=done.exit_code,
             stdout=done.stdout.decode(errors="replace"),
             stderr=stderr,
             timed_out=done.killed_by == "wall",
-            killed_by=done.killed_by or infer_killed_by(done.exit_code, stderr, done.resources["cpu_s"], limits),
+            killed_by=done.killed_by
+            or infer_killed_by(done.exit_code, stderr, done.resources["cpu_s"], limits),
             wall_s=round(done.wall_s, 4),
             backend=self.name,
             output_truncated=done.truncated,

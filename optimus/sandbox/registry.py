@@ -7,11 +7,15 @@ import sys
 from optimus.errors import ConfigError, SandboxError
 from optimus.sandbox.base import Backend
 from optimus.sandbox.bwrap import BwrapBackend
-from optimus.sandbox.container import DockerBackend
+from optimus.sandbox.container import DockerBackend, stale_note
 from optimus.sandbox.process import CANNOT_HOLD, ProcessBackend
 
 # Strongest first: "auto" takes the first that works.
-BACKENDS: dict[str, type[Backend]] = {"docker": DockerBackend, "bwrap": BwrapBackend, "process": ProcessBackend}
+BACKENDS: dict[str, type[Backend]] = {
+    "docker": DockerBackend,
+    "bwrap": BwrapBackend,
+    "process": ProcessBackend,
+}
 _warned = False
 
 
@@ -39,7 +43,8 @@ def _make(name: str) -> Backend:
     if name == "process" and not _warned:
         _warned = True
         print(
-            "optimus: warning: the 'process' sandbox cannot hold " + "; ".join(CANNOT_HOLD)
+            "optimus: warning: the 'process' sandbox cannot hold "
+            + "; ".join(CANNOT_HOLD)
             + ". Install bubblewrap or docker (see `optimus sandbox doctor`).",
             file=sys.stderr,
         )
@@ -51,5 +56,7 @@ def doctor() -> list[tuple[str, bool, str]]:
     rows = []
     for name, cls in BACKENDS.items():
         reason = cls.check()
-        rows.append((name, reason is None, reason or "works; holds: " + "; ".join(cls.holds)))
+        note = stale_note() if name == "docker" and reason is None else None
+        text = reason or "works; holds: " + "; ".join(cls.holds) + (f" (warning: {note})" if note else "")
+        rows.append((name, reason is None, text))
     return rows

@@ -2,6 +2,5 @@
 
 block = b"z" * (1 << 20)
 with open("big.bin", "wb") as f:
-    for _ in range(10 * 1024):
-        f.write(block)
+    f.writelines(block for _ in range(10 * 1024))
 print("WROTE 10 GB")

@@ -9,7 +9,8 @@ os.symlink(secret, "output.json")
 os.symlink(secret, "peek")
 os.symlink(outside_dir, "door")
 try:
-    print("READ", open("peek").read().strip())
+    with open("peek") as f:
+        print("READ", f.read().strip())
 except OSError as exc:
     print("DENIED read", exc.strerror)
 try:

@@ -2,6 +2,15 @@
 
 import math
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def test_output_keys(output):
     assert set(output) == {"light", "heavy", "total_cost"}, f"keys are {sorted(output)}"
@@ -33,7 +42,8 @@ def test_s5_sulfur_average(data, output, eps):
     sulfur = data["sulfur_light"] * light + data["sulfur_heavy"] * heavy
     limit = data["sulfur_max"] * (light + heavy)
     assert sulfur <= limit + eps * max(1, limit), (
-        f"sulfur {sulfur:.6g} %·bbl > {data['sulfur_max']}% of {light + heavy:.6g} bbl = {limit:.6g}")
+        f"sulfur {sulfur:.6g} %·bbl > {data['sulfur_max']}% of {light + heavy:.6g} bbl = {limit:.6g}"
+    )
 
 
 def test_s6_tank_capacity(data, output, eps):

@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -24,8 +26,10 @@ def main():
     prob += d["cost_light"] * light + d["cost_heavy"] * heavy
     prob += light + heavy >= d["min_batch"], "s3_min_batch"
     prob += light <= d["light_supply"], "s4_light_supply"
-    prob += ((d["sulfur_light"] - d["sulfur_max"]) * light
-             + (d["sulfur_heavy"] - d["sulfur_max"]) * heavy <= 0), "s5_sulfur_average"
+    prob += (
+        ((d["sulfur_light"] - d["sulfur_max"]) * light + (d["sulfur_heavy"] - d["sulfur_max"]) * heavy <= 0),
+        "s5_sulfur_average",
+    )
     prob += light + heavy <= d["tank_capacity"], "s6_tank_capacity"
     prob.writeMPS("model.mps")
     prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())

@@ -1,12 +1,23 @@
 """Supervised tests for nlp4lp/17: capacitated min-cost flow."""
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def test_output_keys(output):
     assert set(output) == {"flow", "total_cost"}, f"keys are {sorted(output)}"
 
 
 def test_flow_length(data, output):
-    assert len(output["flow"]) == data["A"], f"flow has {len(output['flow'])} entries, expected A = {data['A']}"
+    assert len(output["flow"]) == data["A"], (
+        f"flow has {len(output['flow'])} entries, expected A = {data['A']}"
+    )
 
 
 def test_flow_nonnegative(output, eps):
@@ -17,7 +28,9 @@ def test_flow_nonnegative(output, eps):
 def test_s4_arc_capacity(data, output, eps):
     for a, f in enumerate(output["flow"]):
         cap = data["capacity"][a]
-        assert f <= cap + eps * max(1, cap), f"arc {a + 1} ({data['tail'][a]}->{data['head'][a]}): flow {f:.6g} > capacity {cap:.6g}"
+        assert f <= cap + eps * max(1, cap), (
+            f"arc {a + 1} ({data['tail'][a]}->{data['head'][a]}): flow {f:.6g} > capacity {cap:.6g}"
+        )
 
 
 def test_s5_flow_balance(data, output, eps):
@@ -26,7 +39,8 @@ def test_s5_flow_balance(data, output, eps):
         in_f = sum(f for a, f in enumerate(output["flow"]) if data["head"][a] == n)
         b = data["supply"][n - 1]
         assert abs(out_f - in_f - b) <= eps * max(1, abs(b), out_f, in_f), (
-            f"node {n}: out {out_f:.6g} - in {in_f:.6g} = {out_f - in_f:.6g} != supply {b:.6g}")
+            f"node {n}: out {out_f:.6g} - in {in_f:.6g} = {out_f - in_f:.6g} != supply {b:.6g}"
+        )
 
 
 def test_total_cost_consistent(data, output):

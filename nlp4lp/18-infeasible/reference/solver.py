@@ -13,7 +13,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def covering(starts, length, day):
@@ -42,8 +44,11 @@ def main():
     output = {}
     if solved:
         fv, pv = [round(v.value()) for v in ft], [round(v.value()) for v in pt]
-        duty = [sum(fv[s] for s in DAYS if (t - s) % 7 < d["ft_length"])
-                + sum(pv[s] for s in DAYS if (t - s) % 7 < d["pt_length"]) for t in DAYS]
+        duty = [
+            sum(fv[s] for s in DAYS if (t - s) % 7 < d["ft_length"])
+            + sum(pv[s] for s in DAYS if (t - s) % 7 < d["pt_length"])
+            for t in DAYS
+        ]
         output = {"ft": fv, "pt": pv, "on_duty": duty, "total_cost": objective}
     with open("output.json", "w") as fh:
         json.dump(output, fh, indent=2)

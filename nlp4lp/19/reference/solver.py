@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -20,12 +22,19 @@ def main():
         d = json.load(fh)
     P, F, T = range(d["P"]), range(d["F"]), range(d["T"])
     prob = pulp.LpProblem("production_inventory", pulp.LpMinimize)
-    make = {(p, f, t): pulp.LpVariable(f"make_{p + 1}_{f + 1}_{t + 1}", lowBound=0) for p in P for f in F for t in T}
+    make = {
+        (p, f, t): pulp.LpVariable(f"make_{p + 1}_{f + 1}_{t + 1}", lowBound=0)
+        for p in P
+        for f in F
+        for t in T
+    }
     ot = {(f, t): pulp.LpVariable(f"overtime_{f + 1}_{t + 1}", lowBound=0) for f in F for t in T}
     inv = {(p, t): pulp.LpVariable(f"inventory_{p + 1}_{t + 1}", lowBound=0) for p in P for t in T}
-    prob += (pulp.lpSum(d["prod_cost"][p][f] * make[p, f, t] for p in P for f in F for t in T)
-             + pulp.lpSum(d["ot_cost"][f] * ot[f, t] for f in F for t in T)
-             + pulp.lpSum(d["hold_cost"][p] * inv[p, t] for p in P for t in T))
+    prob += (
+        pulp.lpSum(d["prod_cost"][p][f] * make[p, f, t] for p in P for f in F for t in T)
+        + pulp.lpSum(d["ot_cost"][f] * ot[f, t] for f in F for t in T)
+        + pulp.lpSum(d["hold_cost"][p] * inv[p, t] for p in P for t in T)
+    )
     for t in T:
         tag = f"t{t + 1}"
         for p in P:
@@ -36,12 +45,16 @@ def main():
             prob += used <= d["reg_hours"][f] + ot[f, t], f"s4_machine_hours_f{f + 1}_{tag}"
             prob += ot[f, t] <= d["ot_max"][f], f"s5_overtime_max_f{f + 1}_{tag}"
             prob += used >= d["min_load"][f], f"s6_min_load_f{f + 1}_{tag}"
-        prob += (pulp.lpSum(d["material"][p] * make[p, f, t] for p in P for f in F)
-                 <= d["material_supply"][t]), f"s7_alloy_{tag}"
+        prob += (
+            (pulp.lpSum(d["material"][p] * make[p, f, t] for p in P for f in F) <= d["material_supply"][t]),
+            f"s7_alloy_{tag}",
+        )
         for p in P:
             before = inv[p, t - 1] if t > 0 else d["init_inv"][p]
-            prob += (inv[p, t] == before + pulp.lpSum(make[p, f, t] for f in F) - d["demand"][p][t]), \
-                f"s8_balance_p{p + 1}_{tag}"
+            prob += (
+                (inv[p, t] == before + pulp.lpSum(make[p, f, t] for f in F) - d["demand"][p][t]),
+                f"s8_balance_p{p + 1}_{tag}",
+            )
             prob += inv[p, t] >= d["min_stock"][p], f"s10_safety_p{p + 1}_{tag}"
         prob += pulp.lpSum(d["space"][p] * inv[p, t] for p in P) <= d["warehouse_cap"], f"s11_warehouse_{tag}"
     for p in P:

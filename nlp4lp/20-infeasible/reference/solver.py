@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -26,7 +28,10 @@ def main():
     for i in files:
         prob += pulp.lpSum(put[i, k] for k in drives) == 1, f"s3_each_file_once_i{i + 1}"
     for k in drives:
-        prob += (pulp.lpSum(d["size"][i] * put[i, k] for i in files) <= d["capacity"] * used[k]), f"s4_capacity_k{k + 1}"
+        prob += (
+            (pulp.lpSum(d["size"][i] * put[i, k] for i in files) <= d["capacity"] * used[k]),
+            f"s4_capacity_k{k + 1}",
+        )
         prob += pulp.lpSum(put[i, k] for i in files) <= d["max_files"] * used[k], f"s5_catalogue_k{k + 1}"
         for i in files:
             prob += put[i, k] <= used[k], f"s6_used_link_i{i + 1}_k{k + 1}"

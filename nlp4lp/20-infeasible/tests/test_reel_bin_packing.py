@@ -1,5 +1,14 @@
 """Supervised tests for nlp4lp/20: archive reels onto drives (bin packing)."""
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def is_binary(v):
     return abs(v) <= 1e-6 or abs(v - 1) <= 1e-6
@@ -13,7 +22,9 @@ def test_shapes(data, output):
     assert len(output["put"]) == data["N"], f"put has {len(output['put'])} rows, expected N = {data['N']}"
     for i, row in enumerate(output["put"]):
         assert len(row) == data["K"], f"put row {i + 1} has {len(row)} entries, expected K = {data['K']}"
-    assert len(output["used"]) == data["K"], f"used has {len(output['used'])} entries, expected K = {data['K']}"
+    assert len(output["used"]) == data["K"], (
+        f"used has {len(output['used'])} entries, expected K = {data['K']}"
+    )
 
 
 def test_binary(output):
@@ -39,7 +50,9 @@ def test_s4_capacity(data, output, eps):
 def test_s5_catalogue_limit(data, output, eps):
     for k in range(data["K"]):
         n = sum(output["put"][i][k] for i in range(data["N"]))
-        assert n <= data["max_files"] + eps, f"drive {k + 1}: {n:.6g} files > catalogue limit {data['max_files']}"
+        assert n <= data["max_files"] + eps, (
+            f"drive {k + 1}: {n:.6g} files > catalogue limit {data['max_files']}"
+        )
 
 
 def test_s6_used_flags(data, output):
@@ -51,4 +64,6 @@ def test_s6_used_flags(data, output):
 
 def test_num_used_consistent(output):
     n = sum(output["used"])
-    assert abs(output["num_used"] - n) <= 1e-6, f"num_used = {output['num_used']} but {n} drives are flagged used"
+    assert abs(output["num_used"] - n) <= 1e-6, (
+        f"num_used = {output['num_used']} but {n} drives are flagged used"
+    )

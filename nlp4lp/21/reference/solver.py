@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -24,7 +26,10 @@ def main():
     setup = [pulp.LpVariable(f"setup_{j + 1}", cat="Binary") for j in pats]
     prob += pulp.lpSum(boards)
     for i in types:
-        prob += pulp.lpSum(d["pieces"][j][i] * boards[j] for j in pats) >= d["demand"][i], f"s4_demand_i{i + 1}"
+        prob += (
+            pulp.lpSum(d["pieces"][j][i] * boards[j] for j in pats) >= d["demand"][i],
+            f"s4_demand_i{i + 1}",
+        )
     prob += pulp.lpSum(boards) <= d["board_stock"], "s5_board_stock"
     for j in pats:
         prob += boards[j] <= d["board_stock"] * setup[j], f"s6_setup_link_j{j + 1}"

@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -23,7 +25,10 @@ def main():
     build = [pulp.LpVariable(f"build_{s + 1}", cat="Binary") for s in sites]
     prob += pulp.lpSum(d["cost"][s] * build[s] for s in sites)
     for k in districts:
-        prob += (pulp.lpSum(d["covers"][k][s] * build[s] for s in sites) >= d["required"][k]), f"s4_coverage_d{k + 1}"
+        prob += (
+            (pulp.lpSum(d["covers"][k][s] * build[s] for s in sites) >= d["required"][k]),
+            f"s4_coverage_d{k + 1}",
+        )
     prob.writeMPS("model.mps")
     prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
 

@@ -1,12 +1,23 @@
 """Supervised tests for nlp4lp/22: flood-warning sirens (set multicover)."""
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def test_output_keys(output):
     assert set(output) == {"build", "total_cost"}, f"keys are {sorted(output)}"
 
 
 def test_build_length(data, output):
-    assert len(output["build"]) == data["S"], f"build has {len(output['build'])} entries, expected S = {data['S']}"
+    assert len(output["build"]) == data["S"], (
+        f"build has {len(output['build'])} entries, expected S = {data['S']}"
+    )
 
 
 def test_s5_binary(output):

@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -23,16 +25,25 @@ def main():
     prob = pulp.LpProblem("unit_commitment", pulp.LpMinimize)
     on = {(g, t): pulp.LpVariable(f"on_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
     start = {(g, t): pulp.LpVariable(f"start_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
-    seg = {(g, t, k): pulp.LpVariable(f"segment_{g + 1}_{t + 1}_{k + 1}", lowBound=0) for g in G for t in T for k in K}
+    seg = {
+        (g, t, k): pulp.LpVariable(f"segment_{g + 1}_{t + 1}_{k + 1}", lowBound=0)
+        for g in G
+        for t in T
+        for k in K
+    }
     out = {(g, t): d["pmin"][g] * on[g, t] + pulp.lpSum(seg[g, t, k] for k in K) for g in G for t in T}
-    prob += (pulp.lpSum(d["noload_cost"][g] * on[g, t] + d["startup_cost"][g] * start[g, t] for g in G for t in T)
-             + pulp.lpSum(d["seg_cost"][g][k] * seg[g, t, k] for g in G for t in T for k in K))
+    prob += pulp.lpSum(
+        d["noload_cost"][g] * on[g, t] + d["startup_cost"][g] * start[g, t] for g in G for t in T
+    ) + pulp.lpSum(d["seg_cost"][g][k] * seg[g, t, k] for g in G for t in T for k in K)
     for t in T:
         for g in G:
             for k in K:
                 prob += seg[g, t, k] <= d["width"][g][k] * on[g, t], f"s2_segment_g{g + 1}_t{t + 1}_k{k + 1}"
         prob += pulp.lpSum(out[g, t] for g in G) >= d["demand"][t], f"s4_demand_t{t + 1}"
-        prob += pulp.lpSum(pmax[g] * on[g, t] - out[g, t] for g in G) >= d["reserve"][t], f"s5_reserve_t{t + 1}"
+        prob += (
+            pulp.lpSum(pmax[g] * on[g, t] - out[g, t] for g in G) >= d["reserve"][t],
+            f"s5_reserve_t{t + 1}",
+        )
     for g in G:
         for t in T:
             prev_on = on[g, t - 1] if t else d["init_on"][g]
@@ -43,7 +54,10 @@ def main():
             window = range(max(0, t - d["min_up"][g] + 1), t + 1)
             prob += pulp.lpSum(start[g, s] for s in window) <= on[g, t], f"s8_min_up_g{g + 1}_t{t + 1}"
         prob += pulp.lpSum(start[g, t] for t in T) <= d["max_starts"][g], f"s9_max_starts_g{g + 1}"
-    prob += (pulp.lpSum(d["emission"][g] * out[g, t] for g in G for t in T) <= d["emission_cap"]), "s10_emission_cap"
+    prob += (
+        (pulp.lpSum(d["emission"][g] * out[g, t] for g in G for t in T) <= d["emission_cap"]),
+        "s10_emission_cap",
+    )
     prob.writeMPS("model.mps")
     prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
 

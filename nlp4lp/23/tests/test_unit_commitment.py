@@ -3,6 +3,13 @@
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
+
 def tol(eps, ref):
     return eps * max(1, abs(ref))
 
@@ -33,7 +40,9 @@ def test_segment_shape(data, output):
     for g in range(data["G"]):
         assert len(s[g]) == data["T"], f"segment[{g + 1}] has {len(s[g])} periods, expected T = {data['T']}"
         for t in range(data["T"]):
-            assert len(s[g][t]) == data["K"], f"segment[{g + 1}][{t + 1}] has {len(s[g][t])} entries, expected K"
+            assert len(s[g][t]) == data["K"], (
+                f"segment[{g + 1}][{t + 1}] has {len(s[g][t])} entries, expected K"
+            )
 
 
 @pytest.mark.parametrize("key", ["on", "start"])
@@ -50,7 +59,9 @@ def test_s2_segment_bounds(data, output, eps):
             for k in range(data["K"]):
                 v, w = output["segment"][g][t][k], data["width"][g][k] * output["on"][g][t]
                 assert -eps <= v <= w + tol(eps, w), (
-                    f"generator {g + 1}, period {t + 1}, segment {k + 1}: {v:.6g} MWh outside [0, {w:.6g}] (on = {output['on'][g][t]})")
+                    f"generator {g + 1}, period {t + 1}, segment {k + 1}: {v:.6g} MWh outside [0,"
+                    f" {w:.6g}] (on = {output['on'][g][t]})"
+                )
 
 
 def test_s2_output_definition(data, output, eps):
@@ -59,7 +70,8 @@ def test_s2_output_definition(data, output, eps):
             want = data["pmin"][g] * output["on"][g][t] + sum(output["segment"][g][t])
             got = output["output"][g][t]
             assert abs(got - want) <= tol(eps, want), (
-                f"generator {g + 1}, period {t + 1}: output {got:.6g} != pmin·on + segments = {want:.6g}")
+                f"generator {g + 1}, period {t + 1}: output {got:.6g} != pmin·on + segments = {want:.6g}"
+            )
 
 
 def test_s4_demand(data, output, eps):
@@ -72,14 +84,18 @@ def test_s5_spinning_reserve(data, output, eps):
     for t in range(data["T"]):
         spare = sum(pmax(data, g) * output["on"][g][t] - output["output"][g][t] for g in range(data["G"]))
         need = data["reserve"][t]
-        assert spare >= need - tol(eps, need), f"period {t + 1}: spinning reserve {spare:.6g} MWh < required {need} MWh"
+        assert spare >= need - tol(eps, need), (
+            f"period {t + 1}: spinning reserve {spare:.6g} MWh < required {need} MWh"
+        )
 
 
 def test_s6_startups_flagged(data, output):
     for g in range(data["G"]):
         for t in range(data["T"]):
             if output["on"][g][t] > 0.5 and prev_on(data, output, g, t) < 0.5:
-                assert output["start"][g][t] > 0.5, f"generator {g + 1} starts in period {t + 1} but start = {output['start'][g][t]}"
+                assert output["start"][g][t] > 0.5, (
+                    f"generator {g + 1} starts in period {t + 1} but start = {output['start'][g][t]}"
+                )
 
 
 @pytest.mark.parametrize("direction", [1, -1])
@@ -90,7 +106,8 @@ def test_s7_ramping(data, output, eps, direction):
             now = output["output"][g][t]
             change, r = direction * (now - before), data["ramp"][g]
             assert change <= r + tol(eps, r), (
-                f"generator {g + 1}, period {t + 1}: output {before:.6g} -> {now:.6g} exceeds ramp {r} MWh")
+                f"generator {g + 1}, period {t + 1}: output {before:.6g} -> {now:.6g} exceeds ramp {r} MWh"
+            )
             before = now
 
 
@@ -101,15 +118,21 @@ def test_s8_minimum_up_time(data, output):
                 last = min(data["T"], t + data["min_up"][g])
                 run = [output["on"][g][s] for s in range(t, last)]
                 assert all(v > 0.5 for v in run), (
-                    f"generator {g + 1} starts in period {t + 1} but is not on for periods {t + 1}..{last}: {run}")
+                    f"generator {g + 1} starts in period {t + 1} but is not on for periods"
+                    f" {t + 1}..{last}: {run}"
+                )
 
 
 def test_s9_start_limit(data, output):
     for g in range(data["G"]):
-        starts = sum(1 for t in range(data["T"]) if output["on"][g][t] > 0.5 and prev_on(data, output, g, t) < 0.5)
+        starts = sum(
+            1 for t in range(data["T"]) if output["on"][g][t] > 0.5 and prev_on(data, output, g, t) < 0.5
+        )
         flagged = sum(output["start"][g])
         n = max(starts, flagged)
-        assert n <= data["max_starts"][g] + 1e-6, f"generator {g + 1} starts {n:.6g} times > limit {data['max_starts'][g]}"
+        assert n <= data["max_starts"][g] + 1e-6, (
+            f"generator {g + 1} starts {n:.6g} times > limit {data['max_starts'][g]}"
+        )
 
 
 def test_s10_emission_cap(data, output, eps):
@@ -120,8 +143,11 @@ def test_s10_emission_cap(data, output, eps):
 
 def test_total_cost_consistent(data, output):
     G, T, K = range(data["G"]), range(data["T"]), range(data["K"])
-    cost = sum(data["noload_cost"][g] * output["on"][g][t] + data["startup_cost"][g] * output["start"][g][t]
-               for g in G for t in T)
+    cost = sum(
+        data["noload_cost"][g] * output["on"][g][t] + data["startup_cost"][g] * output["start"][g][t]
+        for g in G
+        for t in T
+    )
     cost += sum(data["seg_cost"][g][k] * output["segment"][g][t][k] for g in G for t in T for k in K)
     rep = output["total_cost"]
     assert abs(cost - rep) <= 1e-6 * max(1, abs(cost)), f"reported cost {rep:.6g} != computed {cost:.6g}"

@@ -7,10 +7,18 @@ import cvxpy as cp
 import numpy as np
 
 # Tight tolerances for the first-order solvers, so they agree with the interior-point default.
-OPTIONS = {"SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200000},
-           "OSQP": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 200000, "polish": True}}
-STATUS = {cp.OPTIMAL: "optimal", cp.INFEASIBLE: "infeasible", cp.INFEASIBLE_INACCURATE: "infeasible",
-          cp.UNBOUNDED: "unbounded", cp.UNBOUNDED_INACCURATE: "unbounded", cp.USER_LIMIT: "time_limit"}
+OPTIONS = {
+    "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200000},
+    "OSQP": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 200000, "polish": True},
+}
+STATUS = {
+    cp.OPTIMAL: "optimal",
+    cp.INFEASIBLE: "infeasible",
+    cp.INFEASIBLE_INACCURATE: "infeasible",
+    cp.UNBOUNDED: "unbounded",
+    cp.UNBOUNDED_INACCURATE: "unbounded",
+    cp.USER_LIMIT: "time_limit",
+}
 
 
 def main():
@@ -25,10 +33,10 @@ def main():
     received = cp.sum(flow, axis=0)
     objective = cp.Minimize(weight @ cp.square(request - received) + cp.sum(cp.multiply(cost, flow)))
     constraints = [
-        cp.sum(flow, axis=1) <= deliverable,       # s2 reservoir release
-        flow <= cap,                                # s3 pipeline capacity
-        received <= request,                        # s5 request cap
-        received >= d["min_share"] * request,       # s6 emergency minimum
+        cp.sum(flow, axis=1) <= deliverable,  # s2 reservoir release
+        flow <= cap,  # s3 pipeline capacity
+        received <= request,  # s5 request cap
+        received >= d["min_share"] * request,  # s6 emergency minimum
     ]
     prob = cp.Problem(objective, constraints)
     name = os.environ.get("OPTIMUS_SOLVER", "CLARABEL").upper()

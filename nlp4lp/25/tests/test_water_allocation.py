@@ -1,5 +1,14 @@
 """Supervised tests for nlp4lp/25: drought water allocation with quadratic shortage penalty."""
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def tol(eps, ref):
     return eps * max(1, abs(ref))
@@ -31,7 +40,9 @@ def test_s2_reservoir_release(data, output, eps):
         out = sum(output["flow"][r])
         cap = data["available"][r] - data["env_release"][r]
         assert out <= cap + tol(eps, cap), (
-            f"reservoir {r + 1}: pipes {out:.6g} ML > {data['available'][r]} held - {data['env_release'][r]} environmental = {cap}")
+            f"reservoir {r + 1}: pipes {out:.6g} ML > {data['available'][r]} held -"
+            f" {data['env_release'][r]} environmental = {cap}"
+        )
 
 
 def test_s3_pipeline_capacity(data, output, eps):
@@ -44,7 +55,9 @@ def test_s3_pipeline_capacity(data, output, eps):
 def test_received_consistent(data, output, eps):
     for d in range(data["D"]):
         total, rep = received(output, data, d), output["received"][d]
-        assert abs(total - rep) <= tol(eps, total), f"district {d + 1}: received {rep:.6g} != sum of flows {total:.6g}"
+        assert abs(total - rep) <= tol(eps, total), (
+            f"district {d + 1}: received {rep:.6g} != sum of flows {total:.6g}"
+        )
 
 
 def test_s5_request_cap(data, output, eps):
@@ -56,7 +69,9 @@ def test_s5_request_cap(data, output, eps):
 def test_s6_emergency_minimum(data, output, eps):
     for d in range(data["D"]):
         got, need = received(output, data, d), data["min_share"] * data["request"][d]
-        assert got >= need - tol(eps, need), f"district {d + 1}: receives {got:.6g} ML < {data['min_share']}·request = {need:.6g} ML"
+        assert got >= need - tol(eps, need), (
+            f"district {d + 1}: receives {got:.6g} ML < {data['min_share']}·request = {need:.6g} ML"
+        )
 
 
 def test_total_penalty_consistent(data, output):

@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -38,7 +40,11 @@ def main():
     objective = pulp.value(prob.objective) if solved else None
     output = {}
     if solved:
-        output = {"lease": [round(v.value()) for v in lease], "flow": [v.value() for v in flow], "total_cost": objective}
+        output = {
+            "lease": [round(v.value()) for v in lease],
+            "flow": [v.value() for v in flow],
+            "total_cost": objective,
+        }
     with open("output.json", "w") as fh:
         json.dump(output, fh, indent=2)
     with open("solution.json", "w") as fh:

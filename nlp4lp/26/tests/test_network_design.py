@@ -3,6 +3,13 @@
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
+
 def test_output_keys(output):
     assert set(output) == {"lease", "flow", "total_cost"}, f"keys are {sorted(output)}"
 
@@ -26,8 +33,10 @@ def test_s3_lane_capacity(data, output, eps):
     for a in range(data["A"]):
         v, cap = output["flow"][a], data["capacity"][a] * output["lease"][a]
         assert v <= cap + eps * max(1, cap), (
-            f"lane {a + 1} ({data['origin'][a]}->{data['dest'][a]}): flow {v:.6g} > capacity {data['capacity'][a]}"
-            f" x lease {output['lease'][a]}")
+            f"lane {a + 1} ({data['origin'][a]}->{data['dest'][a]}): flow {v:.6g} > capacity"
+            f" {data['capacity'][a]}"
+            f" x lease {output['lease'][a]}"
+        )
 
 
 def test_s5_flow_balance(data, output, eps):
@@ -36,7 +45,8 @@ def test_s5_flow_balance(data, output, eps):
         in_f = sum(v for a, v in enumerate(output["flow"]) if data["dest"][a] == n)
         b = data["net_supply"][n - 1]
         assert abs(out_f - in_f - b) <= eps * max(1, abs(b), out_f, in_f), (
-            f"location {n}: out {out_f:.6g} - in {in_f:.6g} = {out_f - in_f:.6g} != net supply {b}")
+            f"location {n}: out {out_f:.6g} - in {in_f:.6g} = {out_f - in_f:.6g} != net supply {b}"
+        )
 
 
 def test_s6_lane_limit(data, output):
@@ -45,6 +55,9 @@ def test_s6_lane_limit(data, output):
 
 
 def test_total_cost_consistent(data, output):
-    cost = sum(data["fixed_cost"][a] * output["lease"][a] + data["unit_cost"][a] * output["flow"][a] for a in range(data["A"]))
+    cost = sum(
+        data["fixed_cost"][a] * output["lease"][a] + data["unit_cost"][a] * output["flow"][a]
+        for a in range(data["A"])
+    )
     rep = output["total_cost"]
     assert abs(cost - rep) <= 1e-6 * max(1, abs(cost)), f"reported cost {rep:.6g} != computed {cost:.6g}"

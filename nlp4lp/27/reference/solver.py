@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -22,8 +24,11 @@ def main():
     dur = d["duration"]
     prob = pulp.LpProblem("maintenance_schedule", pulp.LpMinimize)
     start = {(m, w): pulp.LpVariable(f"start_{m + 1}_{w + 1}", cat="Binary") for m in presses for w in weeks}
-    down = {(m, w): pulp.lpSum(start[m, s] for s in range(max(0, w - dur[m] + 1), w + 1))
-            for m in presses for w in weeks}
+    down = {
+        (m, w): pulp.lpSum(start[m, s] for s in range(max(0, w - dur[m] + 1), w + 1))
+        for m in presses
+        for w in weeks
+    }
     prob += pulp.lpSum(d["base_cost"][m] * d["week_factor"][w] * start[m, w] for m in presses for w in weeks)
     for m in presses:
         prob += pulp.lpSum(start[m, w] for w in weeks) == 1, f"s1_one_overhaul_m{m + 1}"
@@ -31,8 +36,14 @@ def main():
             if not d["earliest"][m] <= w + 1 <= d["latest"][m] - dur[m] + 1:
                 prob += start[m, w] <= 0, f"s3_window_m{m + 1}_w{w + 1}"
     for w in weeks:
-        prob += pulp.lpSum(d["crew"][m] * down[m, w] for m in presses) <= d["crew_avail"][w], f"s5_technicians_w{w + 1}"
-        prob += (pulp.lpSum(d["capacity"][m] * (1 - down[m, w]) for m in presses) >= d["demand"][w]), f"s6_output_w{w + 1}"
+        prob += (
+            pulp.lpSum(d["crew"][m] * down[m, w] for m in presses) <= d["crew_avail"][w],
+            f"s5_technicians_w{w + 1}",
+        )
+        prob += (
+            (pulp.lpSum(d["capacity"][m] * (1 - down[m, w]) for m in presses) >= d["demand"][w]),
+            f"s6_output_w{w + 1}",
+        )
     prob.writeMPS("model.mps")
     prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
 

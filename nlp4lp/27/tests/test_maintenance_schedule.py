@@ -1,5 +1,14 @@
 """Supervised tests for nlp4lp/27: press-line maintenance schedule."""
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _needs_solution(solution, output):
+    """An honest infeasible/unbounded run writes output {}: nothing to check."""
+    if not output and solution.get("status") in ("infeasible", "unbounded"):
+        pytest.skip(f"no solution to check: status {solution['status']}")
+
 
 def is_down(data, output, m, w):
     """Week w (1-based) falls inside press m's overhaul."""
@@ -12,7 +21,9 @@ def test_output_keys(output):
 
 
 def test_start_week_length(data, output):
-    assert len(output["start_week"]) == data["M"], f"start_week has {len(output['start_week'])} entries, expected M = {data['M']}"
+    assert len(output["start_week"]) == data["M"], (
+        f"start_week has {len(output['start_week'])} entries, expected M = {data['M']}"
+    )
 
 
 def test_s1_start_weeks_are_integer_weeks(data, output):
@@ -24,8 +35,12 @@ def test_s1_start_weeks_are_integer_weeks(data, output):
 def test_s3_window(data, output):
     for m, s in enumerate(output["start_week"]):
         end = s + data["duration"][m] - 1
-        assert s >= data["earliest"][m], f"press {m + 1}: starts week {s} before earliest {data['earliest'][m]}"
-        assert end <= data["latest"][m], f"press {m + 1}: overhaul weeks {s}..{end} end after latest {data['latest'][m]}"
+        assert s >= data["earliest"][m], (
+            f"press {m + 1}: starts week {s} before earliest {data['earliest'][m]}"
+        )
+        assert end <= data["latest"][m], (
+            f"press {m + 1}: overhaul weeks {s}..{end} end after latest {data['latest'][m]}"
+        )
 
 
 def test_s5_technicians(data, output):
@@ -43,6 +58,8 @@ def test_s6_weekly_output(data, output):
 
 
 def test_total_cost_consistent(data, output):
-    cost = sum(data["base_cost"][m] * data["week_factor"][round(s) - 1] for m, s in enumerate(output["start_week"]))
+    cost = sum(
+        data["base_cost"][m] * data["week_factor"][round(s) - 1] for m, s in enumerate(output["start_week"])
+    )
     rep = output["total_cost"]
     assert abs(cost - rep) <= 1e-6 * max(1, abs(cost)), f"reported cost {rep:.6g} != computed {cost:.6g}"

@@ -12,7 +12,9 @@ def status_of(prob):
     """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
     if prob.status == pulp.LpStatusOptimal:
         return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
 
 
 def main():
@@ -22,12 +24,16 @@ def main():
     prob = pulp.LpProblem("school_bus_assignment", pulp.LpMinimize)
     x = {(s, b): pulp.LpVariable(f"assign_{s + 1}_{b + 1}", cat="Binary") for s in stops for b in buses}
     used = [pulp.LpVariable(f"used_{b + 1}", cat="Binary") for b in buses]
-    prob += (pulp.lpSum(d["fixed_cost"][b] * used[b] for b in buses)
-             + d["minute_cost"] * pulp.lpSum(d["students"][s] * d["ride"][s][b] * x[s, b] for s in stops for b in buses))
+    prob += pulp.lpSum(d["fixed_cost"][b] * used[b] for b in buses) + d["minute_cost"] * pulp.lpSum(
+        d["students"][s] * d["ride"][s][b] * x[s, b] for s in stops for b in buses
+    )
     for s in stops:
         prob += pulp.lpSum(x[s, b] for b in buses) == 1, f"s3_one_bus_s{s + 1}"
     for b in buses:
-        prob += pulp.lpSum(d["students"][s] * x[s, b] for s in stops) <= d["seats"][b] * used[b], f"s4_seats_b{b + 1}"
+        prob += (
+            pulp.lpSum(d["students"][s] * x[s, b] for s in stops) <= d["seats"][b] * used[b],
+            f"s4_seats_b{b + 1}",
+        )
         prob += pulp.lpSum(x[s, b] for s in stops) <= d["max_stops"] * used[b], f"s5_stop_limit_b{b + 1}"
     for s in stops:
         for b in buses:

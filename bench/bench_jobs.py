@@ -1,0 +1,69 @@
+"""Does `optimus bench --jobs N` overlap problems? Wall time against the critical path, with a simulated model.
+
+    .venv/bin/python bench/bench_jobs.py [--jobs 8] [--latency 1.0] [--mode supervised] [--faults none] [DIR...]
+
+Every model call sleeps --latency seconds (a wrapper around the offline reference backend), as a remote model
+would. Each problem first runs alone (its time is what it costs at best); then all of them run together with
+--jobs N. The critical path is the longest single problem; the target is wall ≤ 1.25 × critical path.
+Prints the numbers; a benchmark command, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from optimus.bench.runner import BenchOptions, key_of, problem_dirs, run_bench
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def timed(opts: BenchOptions) -> tuple[float, list[dict]]:
+    started = time.monotonic()
+    with contextlib.redirect_stdout(io.StringIO()):
+        rows = run_bench(opts, progress=lambda _: None)
+    return time.monotonic() - started, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="*", type=Path)
+    parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--latency", type=float, default=1.0, help="seconds per simulated model call")
+    parser.add_argument("--mode", default="supervised")
+    parser.add_argument("--faults", default="none")
+    parser.add_argument("--sandbox", default="bwrap")
+    args = parser.parse_args(argv)
+    # Problems with a shipped expected.json: no ground truth to compute, so the timings are the rows alone.
+    folders = args.dirs or [p for p in problem_dirs([ROOT / "nlp4lp"]) if (p / "expected.json").exists()]
+    modes = args.mode.split(",")
+    with tempfile.TemporaryDirectory(prefix="optimus-bench-jobs-") as tmp:
+        def options(dirs: list[Path], out: str, jobs: int) -> BenchOptions:
+            return BenchOptions(dirs=dirs, out=Path(tmp) / out, modes=modes, jobs=jobs, faults=args.faults,
+                                sandbox=args.sandbox, latency=args.latency)
+
+        alone = {}
+        for folder in folders:
+            seconds, rows = timed(options([folder], f"alone-{folder.name}", 1))
+            alone[key_of(folder)] = (seconds, sum(r["llm_calls"] for r in rows))
+            print(f"  alone  {key_of(folder):<22} {seconds:6.1f} s  ({alone[key_of(folder)][1]} model calls)")
+        wall, rows = timed(options(folders, "together", args.jobs))
+    critical = max(s for s, _ in alone.values())
+    serial = sum(s for s, _ in alone.values())
+    ratio = wall / critical
+    print(f"problems {len(folders)}, modes {args.mode}, simulated latency {args.latency:g} s/call, "
+          f"sandbox {args.sandbox}")
+    print(f"serial sum      {serial:7.1f} s")
+    print(f"critical path   {critical:7.1f} s  (the longest single problem)")
+    print(f"--jobs {args.jobs:<2}       {wall:7.1f} s  = {ratio:.2f} × critical path "
+          f"({'within' if ratio <= 1.25 else 'NOT within'} 1.25×), speed-up {serial / wall:.1f}× over serial")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

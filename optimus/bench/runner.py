@@ -1,0 +1,298 @@
+"""Run problems × modes on copies of the problem folders; one results.jsonl line per finished row.
+
+Layout of --out:
+    bench.json          the settings that decide the results (a resumed run must match them)
+    results.jsonl       one line per problem × mode, appended and flushed as each row finishes
+    faults.json         which faults really break which problems (verification cache)
+    work/<problem>/source/   a clean copy (without runs/ and tests/test_generated.py) + computed expected.json
+    work/<problem>/<mode>/   a fresh copy per row: autotests writes tests/, every run writes runs/
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from optimus.agent import MODES, Options, solve
+from optimus.bench.backends import Delayed, NoPluginSandbox, Throttled
+from optimus.bench.draw import Subject, candidates, draw
+from optimus.bench.judge import ABS_TOL, REL_TOL, final_attempt, ground_truth, judge
+from optimus.errors import ConfigError, OptimusError, SpecError
+from optimus.faults import FaultPlan, parse_spec
+from optimus.llm import LLMClient, LLMLog
+from optimus.llm.client import Backend
+from optimus.problem import Problem, load_problem
+from optimus.runstore import RunStore
+from optimus.sandbox import Limits, get_backend
+from optimus.stages.testgen import GENERATED
+from optimus.stages.testrun import TestOutcome
+from optimus.validate import validate
+
+# Settings that change what a row means: a resumed benchmark must use the same ones.
+PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings")
+
+
+@dataclass
+class BenchOptions:
+    dirs: list[Path]
+    out: Path
+    modes: list[str] = field(default_factory=lambda: list(MODES))
+    llm: str = "reference"
+    jobs: int = 1
+    faults: str = "none"
+    seed: int = 0
+    sandbox: str = "auto"
+    timeout: float = 30.0
+    memory_mb: int = 4096
+    rel_tol: float = REL_TOL
+    abs_tol: float = ABS_TOL
+    max_debug: int = 5
+    max_fix: int = 5
+    rephrasings: int = 5
+    llm_concurrency: int = 4  # model calls in flight at once (openai backend)
+    latency: float = 0.0  # simulated seconds per model call (bench/bench_jobs.py)
+    model: str = "reference"
+    make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
+
+    def settings(self) -> dict:
+        return {"llm": self.llm, "model": self.model, "faults": parse_spec(self.faults), "seed": self.seed,
+                "rel_tol": self.rel_tol, "abs_tol": self.abs_tol, "max_debug": self.max_debug,
+                "max_fix": self.max_fix, "rephrasings": self.rephrasings}
+
+
+def problem_dirs(dirs: list[Path]) -> list[Path]:
+    """Each DIR is a problem folder, or a folder of them (taken in natural order)."""
+    def natural(p: Path) -> list:
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
+
+    found = []
+    for d in dirs:
+        if not d.is_dir():
+            raise SpecError(d, "", "not a folder")
+        if any((d / n).exists() for n in ("snop.json", "description.txt")):
+            found.append(d)
+            continue
+        subs = sorted((p for p in d.iterdir() if p.is_dir() and any((p / n).exists() for n in
+                                                                    ("snop.json", "description.txt"))), key=natural)
+        if not subs:
+            raise SpecError(d, "", "no problem folder here (none holds snop.json or description.txt)")
+        found += subs
+    return found
+
+
+def key_of(folder: Path) -> str:
+    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
+
+
+class Results:
+    """results.jsonl: read on start (resume), appended and flushed one row at a time."""
+
+    def __init__(self, path: Path):
+        self.path, self.lock = path, threading.Lock()
+        self.rows: list[dict] = []
+        if path.exists():
+            for line in path.read_text().splitlines():
+                try:
+                    self.rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a kill: that row runs again
+        self.done = {(r["problem"], r["mode"]) for r in self.rows}
+
+    def add(self, row: dict) -> None:
+        with self.lock:
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            self.rows.append(row)
+            self.done.add((row["problem"], row["mode"]))
+
+
+def check_settings(out: Path, settings: dict) -> None:
+    path = out / "bench.json"
+    if path.exists():
+        old = json.loads(path.read_text())
+        diff = [k for k in PINNED if old.get(k) != settings.get(k)]
+        if diff:
+            raise ConfigError(f"{out}: holds results made with other settings ({', '.join(diff)}: "
+                              f"{', '.join(str(old.get(k)) for k in diff)}); use another --out or the same settings")
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+
+
+def prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Subject | None, str]:
+    """Copy the folder into the work area and find its ground truth; (None, why) when it cannot be run."""
+    key = key_of(folder)
+    errors = [str(f) for f in validate(folder) if f.level == "error"]
+    if errors:
+        return None, errors[0]
+    missing = [n for n in ("formulation.md", "solver.py") if not (folder / "reference" / n).is_file()]
+    if offline and missing:
+        return None, f"the reference backend needs reference/{' and '.join(missing)}"
+    source = out / "work" / key / "source"
+    if not (source / ".ready").exists():
+        if source.exists():
+            shutil.rmtree(source)
+        shutil.copytree(folder, source, ignore=shutil.ignore_patterns("runs", GENERATED, f"{GENERATED}.bak-*"))
+    expected, origin = ground_truth(source, timeout)
+    if expected is None:
+        return None, origin
+    (source / ".ready").write_text(origin + "\n")
+    return Subject(key, load_problem(source), expected, out / "work" / key / "fault-trials"), origin
+
+
+def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> list[dict]:
+    """Run every missing row; returns all rows in results.jsonl (old and new)."""
+    bad = [m for m in opts.modes if m not in MODES]
+    if bad:
+        raise ConfigError(f"--mode: unknown mode {', '.join(bad)}; choose from {', '.join(MODES)}")
+    if opts.jobs < 1:
+        raise ConfigError("--jobs must be at least 1")
+    fault_names = parse_spec(opts.faults)
+    if fault_names and opts.llm != "reference":
+        raise ConfigError("--faults needs --llm reference: faults are injected into the reference backend's answers")
+    folders = problem_dirs(opts.dirs)
+    opts.out.mkdir(parents=True, exist_ok=True)
+    check_settings(opts.out, opts.settings())
+    results = Results(opts.out / "results.jsonl")
+    sandbox = NoPluginSandbox(get_backend(opts.sandbox))
+    limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
+    started = time.monotonic()
+
+    todo = [f for f in folders if any((key_of(f), m) not in results.done for m in opts.modes)]
+    with ThreadPoolExecutor(opts.jobs) as pool:
+        prepared = list(pool.map(lambda f: prepare(f, opts.out, opts.timeout, opts.llm == "reference"), todo))
+    skipped = {key_of(f): why for f, (s, why) in zip(todo, prepared) if s is None}
+    subjects = [s for s, _ in prepared if s is not None]
+    for key, why in skipped.items():
+        progress(f"skip {key}: {why}")
+    (opts.out / "skipped.json").write_text(json.dumps(skipped, indent=2) + "\n")
+
+    assignment: dict[str, tuple[str, int] | None] = {}
+    if fault_names:
+        cache = opts.out / "faults.json"
+        known = json.loads(cache.read_text()) if cache.exists() else {}
+        assignment = draw(subjects, fault_names, opts.seed, sandbox, Limits(wall_s=min(opts.timeout, 15),
+                          cpu_s=min(int(opts.timeout), 15), memory_mb=opts.memory_mb), opts.jobs, known, progress)
+        cache.write_text(json.dumps(known, indent=2) + "\n")
+
+    shared = opts.make_backend() if opts.make_backend else None
+    if shared is not None:
+        shared = Throttled(shared, threading.Semaphore(opts.llm_concurrency))
+    tasks = [(s, m) for s in subjects for m in opts.modes if (s.key, m) not in results.done]
+    stop = threading.Event()
+
+    def one(task: tuple[Subject, str]) -> dict | None:
+        if stop.is_set():
+            return None
+        subject, mode = task
+        row = run_row(subject, mode, opts, sandbox, limits, shared, assignment.get(subject.key))
+        results.add(row)
+        return row
+
+    total, finished = len(tasks), 0
+    pool = ThreadPoolExecutor(opts.jobs)
+    futures = [pool.submit(one, t) for t in tasks]
+    try:
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                row = fut.result()
+                if row is not None:
+                    finished += 1
+                    progress(f"[{finished}/{total}] {line(row)}")
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    progress(f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.rows)} in {opts.out}/results.jsonl)")
+    return results.rows
+
+
+def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Limits, shared: Backend | None,
+            drawn: tuple[str, int] | None) -> dict:
+    """One problem in one mode, on a fresh copy; the row holds the loop's report and the bench's verdict."""
+    folder = opts.out / "work" / subject.key / mode
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(subject.problem.root, folder, ignore=shutil.ignore_patterns(".ready"))
+    problem = load_problem(folder)
+    plan = None
+    if drawn is not None:
+        fault, index = drawn
+        plan = FaultPlan(candidates(subject, fault, opts.seed)[index])
+    backend = shared if shared is not None else reference_backend(problem, plan)
+    if opts.latency:
+        backend = Delayed(backend, opts.latency)
+    run = RunStore(folder)
+    client = LLMClient(backend, log=LLMLog() if backend.cacheable else None, transcript=run.dir / "transcript.jsonl",
+                       use_cache=False)
+    options = Options(mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings,
+                      limits=limits)
+    row: dict = {"problem": subject.key, "mode": mode, "llm": f"{backend.name}:{backend.model}",
+                 "fault": plan.injected.fault if plan else None}
+    started = time.monotonic()
+    report, error = None, None
+    try:
+        report = solve(problem, client, sandbox, run, options)
+    except OptimusError as exc:
+        error = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # one broken row must not end a long benchmark; the row says what happened
+        error = f"{type(exc).__name__}: {exc}"
+    total = time.monotonic() - started
+    attempt = final_attempt(run.dir)
+    verdict = judge(subject.problem, subject.expected, attempt, sandbox, limits, folder / "bench-eval",
+                    opts.rel_tol, opts.abs_tol, passed=loop_passed(report))
+    usage = client.stats
+    row.update({
+        "success": verdict.success, "executed": verdict.executed, "verified": bool(report and report.verified),
+        "status": report.status if report else "error", "solver_status": verdict.status,
+        "objective": verdict.objective, "expected": subject.expected, "objective_match": verdict.objective_match,
+        "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
+        "reason": verdict.reason, "error": error, "attempts": dict(report.attempts) if report else {},
+        "llm_calls": usage.calls, "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
+        "seconds": {"llm": round(usage.llm_seconds, 3), "sandbox": report.seconds.get("sandbox") if report else None,
+                    "total": round(total, 3)},
+        "run_dir": str(run.dir),
+    })
+    if plan is not None:
+        row["fault_detail"] = plan.to_dict()
+        row["detected"] = plan.served > 0 and (plan.repair_prompts > 0 or not row["verified"])
+    return row
+
+
+def loop_passed(report) -> TestOutcome | None:
+    """The loop's final test outcome when it ran exactly the supervised tests (the copy holds no generated
+    module, so supervised/full modes ran tests/ as the bench would) and they passed on the final program."""
+    if report is None or not report.verified or report.tests.get("source") != "supervised":
+        return None
+    t = report.tests
+    outcome = TestOutcome(t.get("passed", 0), t.get("failed", 0), list(t.get("failures", [])), t.get("broken"))
+    return outcome if outcome.ok else None
+
+
+def reference_backend(problem: Problem, plan: FaultPlan | None) -> Backend:
+    from optimus.llm.reference import ReferenceBackend
+
+    return ReferenceBackend(problem, faults=plan)
+
+
+def line(row: dict) -> str:
+    verdict = "success" if row["success"] else ("executed" if row["executed"] else "not executed")
+    fault = ""
+    if row.get("fault"):
+        detail = row["fault_detail"]
+        state = "repaired" if detail["repaired"] else ("n/a" if not detail["served"] else "not repaired")
+        fault = f" [fault {row['fault']}: {state}]"
+    why = f" — {row['reason']}" if row["reason"] and not row["success"] else ""
+    return (f"{row['problem']} {row['mode']}: {verdict}{fault}, {row['llm_calls']} calls, "
+            f"{row['seconds']['total']:.1f} s{why}")

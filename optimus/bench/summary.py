@@ -1,0 +1,149 @@
+"""summary.md and summary.png from results.jsonl: the paper's ablation table, and the fault table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from optimus.agent import MODES
+from optimus.faults import CATALOGUE
+
+
+def pct(k: int, n: int) -> str:
+    return f"{100 * k / n:.1f}% ({k}/{n})" if n else "–"
+
+
+def modes_of(rows: list[dict]) -> list[str]:
+    present = {r["mode"] for r in rows}
+    return [m for m in MODES if m in present]
+
+
+def mode_stats(rows: list[dict], mode: str) -> dict:
+    these = [r for r in rows if r["mode"] == mode]
+    solved = [r for r in these if r["success"]]
+    calls = sum(r["llm_calls"] for r in these)
+    tokens = sum(r["prompt_tokens"] + r["completion_tokens"] for r in these)
+    return {
+        "n": len(these), "success": len(solved), "executed": sum(r["executed"] for r in these),
+        "claimed": sum(r["verified"] for r in these),
+        "false_claims": sum(r["verified"] and not r["success"] for r in these),
+        "calls_per_solved": calls / len(solved) if solved else None,
+        "tokens_per_solved": tokens / len(solved) if solved else None,
+        "seconds": sum(r["seconds"]["total"] for r in these) / len(these) if these else 0.0,
+    }
+
+
+def ordering(rows: list[dict]) -> tuple[bool, str]:
+    """Does success not decrease along prompt → debug → autotests → supervised → full?"""
+    stats = [(m, mode_stats(rows, m)["success"]) for m in modes_of(rows)]
+    broken = [f"{a} {x} > {b} {y}" for (a, x), (b, y) in zip(stats, stats[1:]) if x > y]
+    chain = " ≤ ".join(f"{m} {k}" for m, k in stats)
+    return (not broken, chain if not broken else f"{chain}; violated: {', '.join(broken)}")
+
+
+def fault_cell(rows: list[dict]) -> str:
+    served = [r for r in rows if r["fault_detail"]["served"]]
+    if not served:
+        return "n/a"
+    det = sum(r["detected"] for r in served)
+    rep = sum(r["success"] for r in served)
+    return f"{det}/{len(served)} · {rep}/{len(served)}"
+
+
+def fault_section(rows: list[dict], modes: list[str]) -> list[str]:
+    faulted = [r for r in rows if r.get("fault")]
+    if not faulted:
+        return []
+    names = [n for n in CATALOGUE if any(r["fault"] == n for r in faulted)]
+    lines = ["## Faults: detection and repair per mode", "",
+             "Each cell: detected/served · solved/served. *Detected*: the loop did not accept the faulty artifact "
+             "(it asked for a repair, or ended unverified). *Solved*: the bench's verdict at the end. *n/a*: the "
+             "mode never asked for the faulty artifact (e.g. no tests are generated in prompt/debug).", "",
+             "| fault | problems | " + " | ".join(modes) + " | evidence in repair prompts |",
+             "| --- | --- | " + " | ".join("---" for _ in modes) + " | --- |"]
+    uncaught, unrepaired = [], []
+    for name in names:
+        these = [r for r in faulted if r["fault"] == name]
+        problems = sorted({r["problem"] for r in these})
+        seen = [e for r in these for e in r["fault_detail"]["evidence"]]
+        cells = [fault_cell([r for r in these if r["mode"] == m]) for m in modes]
+        lines.append(f"| {name} | {len(problems)} | " + " | ".join(cells) + f" | {sum(seen)}/{len(seen)} |")
+        served = [r for r in these if r["fault_detail"]["served"]]
+        if served and not any(r["detected"] for r in served):
+            uncaught.append((name, problems))
+        elif served and not any(r["fault_detail"]["repaired"] for r in served):
+            unrepaired.append((name, problems))
+    missing = [n for n in CATALOGUE if n not in names]
+    lines += ["", "### Not caught by any mode", ""]
+    lines += [f"- **{n}** ({', '.join(p)}): {CATALOGUE[n].summary}. A repair needs {CATALOGUE[n].needs}; no mode "
+              "produced it — the loop accepted the faulty program." for n, p in uncaught] or ["- none"]
+    lines += ["", "### Caught but never repaired (the repair prompt lacked the evidence)", ""]
+    lines += [f"- **{n}** ({', '.join(p)}): a repair needs {CATALOGUE[n].needs}." for n, p in unrepaired] or ["- none"]
+    if missing:
+        lines += ["", f"Not drawn in this run (no problem where it applies and breaks, or too few problems): "
+                  f"{', '.join(missing)}."]
+    return lines + [""]
+
+
+def write_summary(out: Path, rows: list[dict], title: str = "", wall_s: float | None = None,
+                  skipped: dict | None = None) -> Path:
+    modes = modes_of(rows)
+    settings = json.loads((out / "bench.json").read_text()) if (out / "bench.json").exists() else {}
+    faults = settings.get("faults") or []
+    head = [f"# optimus bench — {title or out.name}", "",
+            f"LLM {settings.get('llm', '?')} ({settings.get('model', '?')}); faults: "
+            f"{', '.join(faults) if faults else 'none'}" + (f" (seed {settings.get('seed')})" if faults else "") +
+            f"; {len({r['problem'] for r in rows})} problems; objective tolerance rel {settings.get('rel_tol')} / "
+            f"abs {settings.get('abs_tol')}." + (f" Wall time of the last invocation: {wall_s:.0f} s." if wall_s else ""),
+            "", "## Success and execution rate per mode", "",
+            "| mode | problems | success | execution | loop said verified | of those wrong | "
+            "LLM calls / solved | tokens / solved | s / problem |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for m in modes:
+        s = mode_stats(rows, m)
+        per = (lambda v: f"{v:.1f}" if v is not None else "–")
+        head.append(f"| {m} | {s['n']} | {pct(s['success'], s['n'])} | {pct(s['executed'], s['n'])} | "
+                    f"{s['claimed']} | {s['false_claims']} | {per(s['calls_per_solved'])} | "
+                    f"{per(s['tokens_per_solved'])} | {s['seconds']:.1f} |")
+    holds, chain = ordering(rows)
+    head += ["", "*Success*: supervised tests pass on the final output and the objective matches expected.json "
+             "(status only for infeasible/unbounded problems). *Execution*: the final program wrote an output.json "
+             "that parses. Calls and tokens per solved problem: all of the mode's calls ÷ problems solved.", "",
+             f"Ordering {'holds' if holds else 'does NOT hold'}: {chain}.", ""]
+    failures = [r for r in rows if not r["success"]]
+    body = fault_section(rows, modes)
+    if failures:
+        body += ["## Rows that did not succeed", "", "| problem | mode | fault | why |", "| --- | --- | --- | --- |"]
+        body += [f"| {r['problem']} | {r['mode']} | {r.get('fault') or ''} | "
+                 f"{(r.get('error') or r['reason']).replace('|', '/')[:140]} |" for r in failures]
+        body.append("")
+    if skipped:
+        body += ["## Skipped problems", ""] + [f"- {k}: {v}" for k, v in skipped.items()] + [""]
+    path = out / "summary.md"
+    path.write_text("\n".join(head + body))
+    plot(out / "summary.png", rows, modes, title or out.name)
+    return path
+
+
+def plot(path: Path, rows: list[dict], modes: list[str], title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    stats = [mode_stats(rows, m) for m in modes]
+    xs = range(len(modes))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.38
+    for offset, key, label in ((-width / 2, "success", "success rate"), (width / 2, "executed", "execution rate")):
+        values = [100 * s[key] / s["n"] if s["n"] else 0 for s in stats]
+        bars = ax.bar([x + offset for x in xs], values, width, label=label)
+        ax.bar_label(bars, fmt="%.0f", fontsize=8)
+    ax.set_xticks(list(xs), modes)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("% of problems")
+    ax.set_title(f"optimus bench — {title}")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
