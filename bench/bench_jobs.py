@@ -1,6 +1,7 @@
 """Does `optimus bench --jobs N` overlap problems? Wall time against the critical path, with a simulated model.
 
     .venv/bin/python bench/bench_jobs.py [--jobs 8] [--latency 1.0] [--mode supervised] [--faults none] [DIR...]
+                                          [--sandbox bwrap]
 
 Every model call sleeps --latency seconds (a wrapper around the offline reference backend), as a remote model
 would. Each problem first runs alone (its time is what it costs at best); then all of them run together with
@@ -40,12 +41,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sandbox", default="bwrap")
     args = parser.parse_args(argv)
     # Problems with a shipped expected.json: no ground truth to compute, so the timings are the rows alone.
-    folders = args.dirs or [p for p in problem_dirs([ROOT / "nlp4lp"]) if (p / "expected.json").exists()]
+    # Default: as many problems as jobs (the first with a shipped expected.json, so no ground truth is computed):
+    # with more problems than jobs the wall time is bounded by the sum, not the critical path.
+    folders = args.dirs or [p for p in problem_dirs([ROOT / "nlp4lp"]) if (p / "expected.json").exists()][: args.jobs]
     modes = args.mode.split(",")
     with tempfile.TemporaryDirectory(prefix="optimus-bench-jobs-") as tmp:
+
         def options(dirs: list[Path], out: str, jobs: int) -> BenchOptions:
-            return BenchOptions(dirs=dirs, out=Path(tmp) / out, modes=modes, jobs=jobs, faults=args.faults,
-                                sandbox=args.sandbox, latency=args.latency)
+            return BenchOptions(
+                dirs=dirs,
+                out=Path(tmp) / out,
+                modes=modes,
+                jobs=jobs,
+                faults=args.faults,
+                sandbox=args.sandbox,
+                latency=args.latency,
+            )
 
         alone = {}
         for folder in folders:
@@ -56,12 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     critical = max(s for s, _ in alone.values())
     serial = sum(s for s, _ in alone.values())
     ratio = wall / critical
-    print(f"problems {len(folders)}, modes {args.mode}, simulated latency {args.latency:g} s/call, "
-          f"sandbox {args.sandbox}")
+    print(
+        f"problems {len(folders)}, modes {args.mode}, simulated latency {args.latency:g} s/call, "
+        f"sandbox {args.sandbox}"
+    )
     print(f"serial sum      {serial:7.1f} s")
     print(f"critical path   {critical:7.1f} s  (the longest single problem)")
-    print(f"--jobs {args.jobs:<2}       {wall:7.1f} s  = {ratio:.2f} × critical path "
-          f"({'within' if ratio <= 1.25 else 'NOT within'} 1.25×), speed-up {serial / wall:.1f}× over serial")
+    print(
+        f"--jobs {args.jobs:<2}       {wall:7.1f} s  = {ratio:.2f} × critical path "
+        f"({'within' if ratio <= 1.25 else 'NOT within'} 1.25×), speed-up {serial / wall:.1f}× over serial"
+    )
     return 0
 
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from optimus.sandbox import Limits, get_backend
+from optimus.sandbox import Backend, Limits, get_backend
 from optimus.sandbox.registry import BACKENDS
 
 HERE = Path(__file__).resolve().parent
@@ -33,6 +33,15 @@ def run_bare(cmd: list[str], work: Path) -> float:
     return time.perf_counter() - start
 
 
+def run_sandboxed(backend: Backend, cmd: list[str], work: Path) -> float:
+    start = time.perf_counter()
+    res = backend.run(cmd, workdir=work, limits=LIMITS)
+    took = time.perf_counter() - start
+    if not res.ok:
+        raise SystemExit(f"{backend.name} failed on {cmd}: {res.stderr[-500:]}")
+    return took
+
+
 def measure(runs: int) -> dict[str, dict[str, list[float]]]:
     backends = {name: get_backend(name) for name, cls in BACKENDS.items() if cls.check() is None}
     times: dict[str, dict[str, list[float]]] = {}
@@ -42,17 +51,14 @@ def measure(runs: int) -> dict[str, dict[str, list[float]]]:
         for case, cmd in CASES.items():
             columns: dict[str, list[float]] = {"bare": [], **{name: [] for name in backends}}
             for i in range(runs + 1):  # the first round warms caches and is dropped
-                for column in columns:
-                    if column == "bare":
-                        took = run_bare(cmd, work)
-                    else:
-                        start = time.perf_counter()
-                        res = backends[column].run(cmd, workdir=work, limits=LIMITS)
-                        took = time.perf_counter() - start
-                        if not res.ok:
-                            raise SystemExit(f"{column} failed on {case}: {res.stderr[-500:]}")
+                for column, values in columns.items():
+                    took = (
+                        run_bare(cmd, work)
+                        if column == "bare"
+                        else run_sandboxed(backends[column], cmd, work)
+                    )
                     if i:
-                        columns[column].append(took)
+                        values.append(took)
             times[case] = columns
     return times
 

@@ -131,6 +131,16 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             return result
         status = ex.solution.get("status")
         progress(f"run {number}: ok — status {status}, objective {ex.solution.get('objective')}")
+        from optimus.verify import verify_execution  # re-solve model.mps outside the generated code
+        check = verify_execution(ctx, ex)
+        progress(f"verify {number}: {check.summary}")
+        if check.disagrees:
+            if not fix_left:
+                result.message = f"not verified: {check.summary}"
+                return result
+            fix_left -= 1
+            code = cg.fix(ctx, formulation, code, check.evidence())
+            continue
         if tests is None:
             result.verified = status == "optimal" or status == expected_status
             result.message = f"ran; solver status {status} (no tests in mode {options.mode})"
@@ -140,7 +150,7 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             return result
         outcome = TestOutcome() if status != "optimal" else run_tests(ctx, tests.files, ex, workdir / "tests")
         result.tests = outcome
-        evidence = status_evidence(status) if status != "optimal" else outcome.evidence()
+        evidence = f"{status_evidence(status)}\n{check.evidence()}".strip() if status != "optimal" else outcome.evidence()
         if status == "optimal" and outcome.ok:
             progress(f"tests {number}: {outcome.passed} passed")
             result.verified, result.message = True, f"optimal; {outcome.passed} tests passed"

@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_bench_arguments(p)
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("diagnose", help="re-solve a past run's captured model; explain infeasible/unbounded")
+    p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder: <problem>/runs/<stamp>/")
+    p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
+    p.add_argument("--timeout", type=float, default=120, help="seconds for the re-solve (default 120)")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(func=cmd_diagnose)
     return parser
 
 
@@ -148,3 +155,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from optimus.bench import run_from_args
 
     return run_from_args(args)
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    from optimus.diagnose import diagnose_run
+    from optimus.sandbox import Limits, get_backend
+
+    limits = Limits(wall_s=args.timeout, cpu_s=max(1, int(args.timeout)))
+    entry = diagnose_run(args.run_dir, get_backend(args.sandbox), limits)
+    if args.json:
+        print(json.dumps(entry, indent=2, default=str))
+    else:
+        print(f"{entry['attempt']}: {entry['summary']}")
+        for finding in entry["findings"][1:]:
+            print(f"  {finding}")
+        if entry["diagnosis"]:
+            print(entry["diagnosis"]["message"])
+    return 0 if entry["outcome"] != "error" else 1

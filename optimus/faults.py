@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from optimus.errors import ConfigError
 from optimus.prompts import template
@@ -160,19 +160,19 @@ def repair_evidence(stage: str, prompt: str) -> str:
     parts = _PLACEHOLDER.split(text)
     pattern = "".join(re.escape(p) if i % 2 == 0 else ("(?P<evidence>.*)" if p == "evidence" else ".*?")
                       for i, p in enumerate(parts))
-    match = re.fullmatch(pattern, prompt, re.S)
+    match = re.fullmatch(pattern, prompt, re.DOTALL)
     return match.group("evidence") if match else prompt
 
 
 def _status_reported(evidence: str) -> bool:
-    return bool(re.search(r"reported the model (infeasible|unbounded)|\b(infeasible|unbounded)\b", evidence, re.I))
+    return bool(re.search(r"reported the model (infeasible|unbounded)|\b(infeasible|unbounded)\b", evidence, re.IGNORECASE))
 
 
 def _names_constraint(inj: Injected, evidence: str) -> bool:
     sid, words = inj.detail.get("statement"), inj.detail.get("words", [])
     if sid and re.search(rf"\b{sid}(\b|_)|\({sid}\)", evidence):
         return True
-    return any(re.search(rf"\b{w}", evidence, re.I) for w in words) or _status_reported(evidence)
+    return any(re.search(rf"\b{w}", evidence, re.IGNORECASE) for w in words) or _status_reported(evidence)
 
 
 # ---- the catalogue ----
@@ -235,7 +235,7 @@ def _sum_over_generator(source: str, info: Info) -> list[Injected]:
     """cvxpy.sum over a generator. cvxpy 1.9's cp.sum falls back to builtins.sum on a generator, so the
     form that still breaks is numpy's: np.sum(x[i] for i in …) raises TypeError."""
     tree = _parse(source)
-    if tree is None or _library(tree) != "cvxpy" or not re.search(r"^import numpy as np\b", source, re.M):
+    if tree is None or _library(tree) != "cvxpy" or not re.search(r"^import numpy as np\b", source, re.MULTILINE):
         return []
     out = []
     for node in _sorted([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
@@ -479,24 +479,24 @@ CATALOGUE: dict[str, Fault] = {f.name: f for f in [
           _flip_constraint, _names_constraint),
     Fault("flip_objective", "code", "minimize and maximize swapped",
           "a wrong objective or status reported (or cvxpy's DCP error)", _flip_objective,
-          lambda inj, ev: bool(re.search(r"DCP|objective|\bunbounded\b|\binfeasible\b", ev, re.I))),
+          lambda inj, ev: bool(re.search(r"DCP|objective|\bunbounded\b|\binfeasible\b", ev, re.IGNORECASE))),
     Fault("drop_integrality", "code", "integer or binary variables made continuous",
           "a failed check about integrality", _drop_integrality,
-          lambda inj, ev: bool(re.search(r"integ|binary|fraction|whole number|0 or 1", ev, re.I))),
+          lambda inj, ev: bool(re.search(r"integ|binary|fraction|whole number|0 or 1", ev, re.IGNORECASE))),
     Fault("misspell_output_key", "code", "an output.json key misspelled",
           "a failed check naming the key", _misspell_output_key,
           lambda inj, ev: inj.detail["wrong"] in ev or bool(re.search(rf"KeyError: '{inj.detail['key']}'", ev))),
     Fault("output_wrong_length", "code", "an output list one element short",
           "a failed check about the list's length or shape", _output_wrong_length,
-          lambda inj, ev: bool(re.search(r"length|len\(|shape|\brows?\b|entries|IndexError|out of range", ev, re.I))),
+          lambda inj, ev: bool(re.search(r"length|len\(|shape|\brows?\b|entries|IndexError|out of range", ev, re.IGNORECASE))),
     Fault("infinite_loop", "code", "an endless loop before the solve",
           "the time-out reported", _infinite_loop,
-          lambda inj, ev: bool(re.search(r"time limit|timed out|CPU limit|endless loop", ev, re.I))),
+          lambda inj, ev: bool(re.search(r"time limit|timed out|CPU limit|endless loop", ev, re.IGNORECASE))),
     Fault("solution_missing", "code", "solution.json never written",
           "the missing solution.json reported", _solution_missing, _traceback_names(r"solution\.json")),
     Fault("solution_wrong_objective", "code", "solution.json's objective negated",
           "a failed check comparing the reported objective", _solution_wrong_objective,
-          lambda inj, ev: bool(re.search(r"objective", ev, re.I))),
+          lambda inj, ev: bool(re.search(r"objective", ev, re.IGNORECASE))),
     Fault("wrong_test", "tests", "a generated test that rejects the correct answer",
           "nothing a code repair can use: only regenerated or supervised tests help", _wrong_test,
           lambda inj, ev: False),

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from optimus.errors import OptimusError, SpecError
 
-REL_TOL = ABS_TOL = 1e-6
+TOL = 1e-6  # relative, and absolute near 0
 LOOSE_TOL = 1e-4  # first-order conic/QP solvers (SCS, OSQP) stop at a looser accuracy
 LOOSE_SOLVERS = {"SCS", "OSQP"}
 TIMEOUT = 120.0
@@ -35,15 +35,9 @@ _OBJ_HEADER = re.compile(r"^OBJECTIVE:(.*?)(?=^[A-Z][A-Z ]+:|\Z)", re.DOTALL | r
 _SENSE = re.compile(r"\b(minimi[sz]|maximi[sz])", re.IGNORECASE)
 
 
-def library(folder: Path) -> str:
-    """'cvxpy' when the reference solver imports cvxpy, else 'pulp'."""
-    text = _solver_py(folder).read_text()
-    return "cvxpy" if re.search(r"^\s*(import cvxpy|from cvxpy)", text, re.MULTILINE) else "pulp"
-
-
 def solvers(folder: Path) -> tuple[str, str]:
-    """(primary, secondary) solver names for OPTIMUS_SOLVER."""
-    if library(folder) == "pulp":
+    """(primary, secondary) values of OPTIMUS_SOLVER: PuLP's unless the reference imports cvxpy."""
+    if not re.search(r"^\s*(import|from) cvxpy", _solver_py(folder).read_text(), re.MULTILINE):
         return "CBC", "HIGHS"
     second = next((s for s in ("OSQP", "SCS") if importlib.util.find_spec(s.lower())), None)
     if second is None:
@@ -52,14 +46,14 @@ def solvers(folder: Path) -> tuple[str, str]:
 
 
 def tolerance(solver: str) -> float:
-    return LOOSE_TOL if solver in LOOSE_SOLVERS else REL_TOL
+    return LOOSE_TOL if solver in LOOSE_SOLVERS else TOL
 
 
-def close(a: float | None, b: float | None, tol: float = REL_TOL) -> bool:
-    """Both None, or equal within `tol` relative (and absolute, for values near 0)."""
+def close(a: float | None, b: float | None, tol: float = TOL) -> bool:
+    """Both None, or equal within `tol` relative (absolute for values below 1)."""
     if a is None or b is None:
         return a is None and b is None
-    return abs(a - b) <= max(ABS_TOL if tol == REL_TOL else tol, tol * max(abs(a), abs(b)))
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
 
 
 def sense(folder: Path) -> str:
@@ -67,6 +61,11 @@ def sense(folder: Path) -> str:
     expected = folder / "expected.json"
     if expected.exists() and _read_json(expected).get("sense") in ("min", "max"):
         return _read_json(expected)["sense"]
+    return snop_sense(folder)
+
+
+def snop_sense(folder: Path) -> str:
+    """'min' or 'max' from the word minimize/maximize in the SNOP's objective (snop.json or description.txt)."""
     if (folder / "snop.json").exists():
         source, text = folder / "snop.json", str(_read_json(folder / "snop.json").get("objective", ""))
     elif (folder / "description.txt").exists():
@@ -96,26 +95,23 @@ def run_reference(folder: Path | str, solver: str, timeout: float = TIMEOUT) -> 
         try:
             proc = subprocess.run([sys.executable, str(script)], check=False, cwd=tmp, capture_output=True, text=True,
                                   timeout=timeout, env={**os.environ, "OPTIMUS_SOLVER": solver})
-        except subprocess.TimeoutExpired:
-            proc = None
-            result["error"] = f"timed out after {timeout:g} s"
-        result["seconds"] = round(time.perf_counter() - start, 3)
-        if proc is not None and proc.returncode != 0:
-            result["error"] = f"exit {proc.returncode}: " + (proc.stderr.strip().splitlines() or [""])[-1]
-        for name, key in (("solution.json", "solution"), ("output.json", "output")):
-            path = Path(tmp) / name
-            if path.exists() and result["error"] is None:
-                try:
+            if proc.returncode != 0:
+                result["error"] = f"exit {proc.returncode}: " + (proc.stderr.strip().splitlines() or [""])[-1]
+            for key in ("solution", "output"):
+                path = Path(tmp) / f"{key}.json"
+                if path.exists() and result["error"] is None:
                     result[key] = json.loads(path.read_text())
-                except json.JSONDecodeError as exc:
-                    result["error"] = f"{name} is not valid JSON: {exc}"
-    if result["error"] is None:
-        if not result["solution"]:
-            result["error"] = "solution.json was not written"
-        else:
-            result["status"] = result["solution"].get("status", "error")
-            objective = result["solution"].get("objective")
-            result["objective"] = float(objective) if objective is not None else None
+        except subprocess.TimeoutExpired:
+            result["error"] = f"timed out after {timeout:g} s"
+        except json.JSONDecodeError as exc:
+            result["error"] = f"{key}.json is not valid JSON: {exc}"
+        result["seconds"] = round(time.perf_counter() - start, 3)
+    if result["error"] is None and not result["solution"]:
+        result["error"] = "solution.json was not written"
+    elif result["error"] is None:
+        result["status"] = result["solution"].get("status", "error")
+        objective = result["solution"].get("objective")
+        result["objective"] = float(objective) if objective is not None else None
     return result
 
 

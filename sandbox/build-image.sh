@@ -35,7 +35,7 @@ if docker image inspect "$base" >/dev/null 2>&1; then
 elif timeout 60 docker pull "$base" >/dev/null 2>&1; then
     log "pulled $base"
 else
-    log "no registry reachable: building a bookworm base with debootstrap"
+    log "no registry reachable: using a debootstrapped bookworm base"
     packages="python3,python3-venv"
     rootfs_key="$(echo "bookworm minbase $packages" | sha256sum | cut -c1-12)"
     rootfs_tar="$build/rootfs-$rootfs_key.tar"
@@ -61,11 +61,15 @@ log "downloading wheels into $build/wheels"
     --python-version 3.11 --implementation cp --abi cp311 --abi abi3 --abi none \
     --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_34_x86_64 --platform any \
-    -r "$here/requirements.txt"
+    -r "$here/requirements.txt" 2> >(grep -v "^WARNING: Location" >&2)
 ln "$build/wheels/"*.whl "$ctx/wheels/" 2>/dev/null || cp "$build/wheels/"*.whl "$ctx/wheels/"
 
 log "building $tag"
 docker build --quiet --build-arg BASE="$base" --label "org.optimus.sandbox.inputs=$inputs_hash" \
     -t "$tag" -t "$image:latest" "$ctx" >/dev/null
 rm -rf "$ctx"
+# Drop what earlier builds left: the untagged build stage and images of older inputs.
+docker image prune -f --filter "label=org.optimus.sandbox.stage=build" >/dev/null
+docker images "$image" --format '{{.Tag}}' | grep -vx -e latest -e "$inputs_hash" \
+    | while read -r old; do docker rmi "$image:$old" >/dev/null || true; done
 log "built $tag"

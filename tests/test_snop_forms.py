@@ -79,12 +79,12 @@ def test_convert_round_trip_through_the_cli(tmp_path, capsys):
 
 
 @needs_sample
-@pytest.mark.parametrize("folder", sorted(p.parent for p in SAMPLE.glob("*/*/description.txt")) if SAMPLE.is_dir()
+@pytest.mark.parametrize("sample", sorted(p.parent for p in SAMPLE.glob("*/*/description.txt")) if SAMPLE.is_dir()
                          else [], ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_public_sample_loads_and_round_trips(folder):
+def test_public_sample_loads_and_round_trips(sample):
     from optimus.problem import load_problem
 
-    problem = load_problem(folder)
+    problem = load_problem(sample)
     assert parse_text(render_text(problem.snop)) == problem.snop
     assert summarize(problem.data)
 

@@ -5,6 +5,10 @@ import math
 import random
 
 
+def row(vals):
+    return "[" + ", ".join(map(str, vals)) + "]"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--elements", type=int, required=True)
@@ -24,14 +28,10 @@ def main():
     overtime_cost = [round(rng.uniform(20, 60), 2) for _ in range(M)]
     overtime_max = [rng.randint(0, 80) for _ in range(M)]
     with open(a.out, "w") as f:
-        f.write('{"margin": [' + ", ".join(map(str, margin)) + '],\n"hours": [\n')
-        for p in range(P):
-            f.write(("[" if p == 0 else ",\n[") + ", ".join(map(str, hours[p])) + "]")
-        f.write("],\n")
-        for key, vals in (("regular_hours", regular), ("overtime_cost", overtime_cost),
-                          ("overtime_max", overtime_max), ("demand_max", demand_max)):
-            f.write(f'"{key}": [' + ", ".join(map(str, vals)) + "],\n")
-        f.write('"demand_min": [' + ", ".join(map(str, demand_min)) + "]}\n")
+        f.write(f'{{"margin": {row(margin)},\n"hours": [\n' + ",\n".join(row(h) for h in hours) + "],\n")
+        f.write(f'"regular_hours": {row(regular)},\n"overtime_cost": {row(overtime_cost)},\n')
+        f.write(f'"overtime_max": {row(overtime_max)},\n"demand_max": {row(demand_max)},\n')
+        f.write(f'"demand_min": {row(demand_min)}}}\n')
 
 
 if __name__ == "__main__":

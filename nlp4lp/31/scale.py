@@ -34,8 +34,7 @@ def main():
     with open(a.out, "w") as f:
         f.write(f'{{"supply": {row(supply)},\n"demand": {row(demand)},\n')
         f.write(f'"throughput": {row(throughput)},\n"handling": {row(handling)},\n"cost_in": [\n')
-        for i in range(I):
-            f.write(("" if i == 0 else ",\n") + row([round(rng.uniform(5, 30), 1) for _ in range(J)]))
+        f.write(",\n".join(row([round(rng.uniform(5, 30), 1) for _ in range(J)]) for _ in range(I)))
         f.write('],\n"cost_out": [\n')
         for j in range(J):
             vals = [round(rng.uniform(3, 30), 1) if rng.random() > 0.15 else -1 for _ in range(K)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping
 
 from optimus.llm.client import Backend, Completion
 from optimus.sandbox import Limits, RunResult

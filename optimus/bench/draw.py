@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from optimus.bench.judge import judge, supervised_tests
 from optimus.faults import CATALOGUE, Info, Injected

@@ -16,10 +16,10 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from optimus.agent import MODES, Options, solve
 from optimus.bench.backends import Delayed, NoPluginSandbox, Throttled
@@ -246,7 +246,7 @@ def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Li
         report = solve(problem, client, sandbox, run, options)
     except OptimusError as exc:
         error = f"{type(exc).__name__}: {exc}"
-    except Exception as exc:  # one broken row must not end a long benchmark; the row says what happened
+    except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
         error = f"{type(exc).__name__}: {exc}"
     total = time.monotonic() - started
     attempt = final_attempt(run.dir)
@@ -266,7 +266,10 @@ def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Li
     })
     if plan is not None:
         row["fault_detail"] = plan.to_dict()
-        row["detected"] = plan.served > 0 and (plan.repair_prompts > 0 or not row["verified"])
+        # Detected: the loop did not accept the faulty program. A wrong test is never "detected": the loop has
+        # no way to doubt its tests; it fails the (right) program instead.
+        code = plan.injected.target == "code"
+        row["detected"] = code and plan.served > 0 and (plan.repair_prompts > 0 or not row["verified"])
     return row
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -35,8 +36,8 @@ def mode_stats(rows: list[dict], mode: str) -> dict:
 
 def ordering(rows: list[dict]) -> tuple[bool, str]:
     """Does success not decrease along prompt → debug → autotests → supervised → full?"""
-    stats = [(m, mode_stats(rows, m)["success"]) for m in modes_of(rows)]
-    broken = [f"{a} {x} > {b} {y}" for (a, x), (b, y) in zip(stats, stats[1:]) if x > y]
+    stats = [(m, sum(r["success"] for r in rows if r["mode"] == m)) for m in modes_of(rows)]
+    broken = [f"{a} {x} > {b} {y}" for (a, x), (b, y) in itertools.pairwise(stats) if x > y]
     chain = " ≤ ".join(f"{m} {k}" for m, k in stats)
     return (not broken, chain if not broken else f"{chain}; violated: {', '.join(broken)}")
 
@@ -56,9 +57,12 @@ def fault_section(rows: list[dict], modes: list[str]) -> list[str]:
         return []
     names = [n for n in CATALOGUE if any(r["fault"] == n for r in faulted)]
     lines = ["## Faults: detection and repair per mode", "",
-             "Each cell: detected/served · solved/served. *Detected*: the loop did not accept the faulty artifact "
-             "(it asked for a repair, or ended unverified). *Solved*: the bench's verdict at the end. *n/a*: the "
-             "mode never asked for the faulty artifact (e.g. no tests are generated in prompt/debug).", "",
+             ("Each cell: detected/served · solved/served. *Detected*: the loop did not accept the faulty program "
+             "(it asked for a repair, or ended unverified; a wrong generated test is never detected — the loop "
+             "cannot doubt its tests and fails the right program instead). *Solved*: the bench's verdict at the "
+             "end. *n/a*: the mode never asked for the faulty artifact (e.g. no tests are generated in "
+             "prompt/debug). Last column: repair prompts that carried the evidence the fault needs / all repair "
+             "prompts sent while it was live."), "",
              "| fault | problems | " + " | ".join(modes) + " | evidence in repair prompts |",
              "| --- | --- | " + " | ".join("---" for _ in modes) + " | --- |"]
     uncaught, unrepaired = [], []
@@ -80,8 +84,8 @@ def fault_section(rows: list[dict], modes: list[str]) -> list[str]:
     lines += ["", "### Caught but never repaired (the repair prompt lacked the evidence)", ""]
     lines += [f"- **{n}** ({', '.join(p)}): a repair needs {CATALOGUE[n].needs}." for n, p in unrepaired] or ["- none"]
     if missing:
-        lines += ["", f"Not drawn in this run (no problem where it applies and breaks, or too few problems): "
-                  f"{', '.join(missing)}."]
+        lines += ["", (f"Not drawn in this run (no problem where it applies and breaks, or too few problems): "
+                  f"{', '.join(missing)}.")]
     return lines + [""]
 
 
@@ -96,8 +100,8 @@ def write_summary(out: Path, rows: list[dict], title: str = "", wall_s: float | 
             f"; {len({r['problem'] for r in rows})} problems; objective tolerance rel {settings.get('rel_tol')} / "
             f"abs {settings.get('abs_tol')}." + (f" Wall time of the last invocation: {wall_s:.0f} s." if wall_s else ""),
             "", "## Success and execution rate per mode", "",
-            "| mode | problems | success | execution | loop said verified | of those wrong | "
-            "LLM calls / solved | tokens / solved | s / problem |",
+            ("| mode | problems | success | execution | loop said verified | of those wrong | "
+            "LLM calls / solved | tokens / solved | s / problem |"),
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for m in modes:
         s = mode_stats(rows, m)
@@ -105,10 +109,15 @@ def write_summary(out: Path, rows: list[dict], title: str = "", wall_s: float | 
         head.append(f"| {m} | {s['n']} | {pct(s['success'], s['n'])} | {pct(s['executed'], s['n'])} | "
                     f"{s['claimed']} | {s['false_claims']} | {per(s['calls_per_solved'])} | "
                     f"{per(s['tokens_per_solved'])} | {s['seconds']:.1f} |")
+    if settings.get("llm") == "reference":
+        head += ["", ("Offline (`--llm reference`): the backend cannot rephrase (it returns the statements unchanged) "
+                 "and its generated tests are the supervised tests, so without faults every mode solves what the "
+                 "references solve, and full ≈ supervised; with faults, what differs between modes is what the "
+                 "loop feeds back. It measures the harness, not a language model.")]
     holds, chain = ordering(rows)
-    head += ["", "*Success*: supervised tests pass on the final output and the objective matches expected.json "
+    head += ["", ("*Success*: supervised tests pass on the final output and the objective matches expected.json "
              "(status only for infeasible/unbounded problems). *Execution*: the final program wrote an output.json "
-             "that parses. Calls and tokens per solved problem: all of the mode's calls ÷ problems solved.", "",
+             "that parses. Calls and tokens per solved problem: all of the mode's calls ÷ problems solved."), "",
              f"Ordering {'holds' if holds else 'does NOT hold'}: {chain}.", ""]
     failures = [r for r in rows if not r["success"]]
     body = fault_section(rows, modes)

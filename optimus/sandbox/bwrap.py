@@ -1,22 +1,21 @@
 """The bubblewrap backend: new namespaces (no network, own pids), a read-only view of only the interpreter and
 system libraries, one writable work dir, rlimits, and a non-root uid so RLIMIT_NPROC holds.
 
-When optimus runs as root, bwrap itself runs as nobody (65534). Nobody cannot reach the interpreter under
-/root (mode 0700), so the command runs inside a private mount namespace (util-linux `unshare`) where each
-bind source is first mounted onto a world-traversable staging dir; those mounts vanish with the namespace.
+As root, bwrap sets the sandbox up with root's rights (so it can bind the interpreter under /root, mode
+0700) and the first thing run inside is `setpriv`, which drops to nobody (65534) with no capabilities, no
+groups and no-new-privs before the command starts. As any other user, bwrap runs unprivileged in a user
+namespace and the command keeps that user's uid.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -32,13 +31,22 @@ from optimus.sandbox.base import (
 )
 from optimus.sandbox.files import NOBODY, mount_points, others_can_read, owned_by
 from optimus.sandbox.local import rlimit_args, run_capped, tasks_of_uid
-from optimus.sandbox.shim import parse_report, shim_argv
+from optimus.sandbox.shim import shim_argv, split_stderr
 
 # Host paths every program needs, bound read-only at the same place.
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
-_TOOLS = ("bwrap", "prlimit", "unshare", "setpriv", "sh")
+_TOOLS = ("bwrap", "prlimit", "setpriv")
 INSTALL = "apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap"
+# Privileged bwrap must not make a user namespace: setpriv could not switch to an unmapped uid.
+_NAMESPACES_ROOT = (
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+)
+_NAMESPACES_USER = ("--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL")
 
 
 class BwrapBackend(Backend):
@@ -71,23 +79,31 @@ class BwrapBackend(Backend):
         run_env = base_env(f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin", "/tmp", extra)
         root = os.geteuid() == 0
         uid, gid = (NOBODY, NOBODY) if root else (os.getuid(), os.getgid())
-        with tempfile.TemporaryDirectory(prefix="optimus-bwrap-") as tmp, mount_points(work, list(files)):
-            plan = _Plan(Path(tmp), stage=root)
-            plan.etc_files(uid, gid)
-            for prefix in _python_roots():
-                plan.bind(prefix, prefix)
-            plan.bind(work, Path(SANDBOX_WORKDIR), writable=True)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(mount_points(work, list(files)))
+            binds = [arg for prefix in _python_roots() for arg in ("--ro-bind", str(prefix), str(prefix))]
+            binds += ["--bind", str(work), SANDBOX_WORKDIR]
             for name, src in files.items():
-                plan.bind(src, Path(SANDBOX_WORKDIR, name))
+                if root and not others_can_read(src):
+                    src = _readable_copy(src, stack)  # nobody could not open the original
+                binds += ["--ro-bind", str(src), f"{SANDBOX_WORKDIR}/{name}"]
+            etc_args, etc_fds = _etc_files(uid, gid, stack)
+            inner = shim_argv(argv, chdir=SANDBOX_WORKDIR)
+            if root:
+                drop = [_tool("setpriv"), f"--reuid={uid}", f"--regid={gid}", "--clear-groups",
+                        "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]  # fmt: skip
+                inner = drop + inner
+                stack.enter_context(owned_by(work, uid, gid))
+            mounts = [*_system_args(), *binds, *etc_args]
+            bwrap = [
+                _tool("bwrap"), *(_NAMESPACES_ROOT if root else _NAMESPACES_USER), "--die-with-parent",
+                "--new-session", "--hostname", "sandbox", *_parent_dirs(mounts), "--dev", "/dev",
+                "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp", *mounts, "--", *inner,
+            ]  # fmt: skip
             nproc = tasks_of_uid(uid) + limits.processes
-            with _usage_pipe() as (read_fd, write_fd):
-                inner = shim_argv(python, str(write_fd), argv)
-                full = plan.command(uid, gid, rlimit_args(limits, nproc, _tool("prlimit")), inner)
-                with owned_by(work, uid, gid) if root else contextlib.nullcontext():
-                    done = run_capped(full, work, run_env, limits, pass_fds=(write_fd,))
-                os.close(write_fd)
-                usage = _read_nowait(read_fd)
-        stderr = done.stderr.decode(errors="replace")
+            full = [*rlimit_args(limits, nproc, _tool("prlimit")), *bwrap]
+            done = run_capped(full, work, run_env, limits, pass_fds=tuple(etc_fds))
+        stderr, usage = split_stderr(done.stderr.decode(errors="replace"))
         code = None if done.exit_code is None else from_shell_status(done.exit_code)
         return RunResult(
             exit_code=code,
@@ -102,70 +118,44 @@ class BwrapBackend(Backend):
         )
 
 
-class _Plan:
-    """Collects the bwrap arguments and, when staging, the host-side mounts that make sources reachable."""
-
-    def __init__(self, tmp: Path, stage: bool):
-        self.tmp, self.stage = tmp, stage
-        self.mounts: list[tuple[Path, Path, bool]] = []  # (source, staged path, writable)
-        self.args: list[str] = []
-        tmp.chmod(0o755)  # nobody must traverse it to reach the staged sources
-
-    def bind(self, src: Path, dest: Path, writable: bool = False) -> None:
-        if self.stage and not _reachable_by_others(src):
-            if src.is_file() and not others_can_read(src):
-                # nobody could not open it even once reachable: bind a world-readable copy instead.
-                copy = self.tmp / f"copy{len(self.mounts)}"
-                shutil.copyfile(src, copy)
-                copy.chmod(0o444)
-                src = copy
-            else:
-                staged = self.tmp / f"m{len(self.mounts)}"
-                staged.mkdir() if src.is_dir() else staged.touch()
-                self.mounts.append((src, staged, writable))
-                src = staged
-        self.args += ["--bind" if writable else "--ro-bind", str(src), str(dest)]
-
-    def etc_files(self, uid: int, gid: int) -> None:
-        """A passwd/group naming only the sandbox user, so getpass and pytest work without host accounts."""
-        for name, line in (
-            ("passwd", f"sandbox:x:{uid}:{gid}::/tmp:/usr/sbin/nologin"),
-            ("group", f"sandbox:x:{gid}:"),
-        ):
-            path = self.tmp / name
-            path.write_text(line + "\n")
-            path.chmod(0o444)
-            self.args += ["--ro-bind", str(path), f"/etc/{name}"]
-
-    def command(self, uid: int, gid: int, rlimits: list[str], argv: list[str]) -> list[str]:
-        bwrap = [
-            _tool("bwrap"), "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-            "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox", *_system_args(),
-            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", *self.args,
-            "--chdir", SANDBOX_WORKDIR, "--", *argv,
-        ]  # fmt: skip
-        if not self.stage:
-            return [*rlimits, *bwrap]
-        if not self.mounts:  # everything was reachable: only the uid drop is left to do
-            return [_tool("setpriv"), f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", *rlimits, *bwrap]
-        # Staged mounts need not be read-only: bwrap --ro-bind makes them so inside.
-        script = "".join(
-            f"mount --bind {shlex.quote(str(s))} {shlex.quote(str(d))}\n" for s, d, _ in self.mounts
-        )
-        setpriv = [_tool("setpriv"), f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
-        return [
-            _tool("unshare"), "--mount", "--propagation", "private", "--",
-            _tool("sh"), "-euc", script + 'exec "$@"', "sh", *setpriv, *rlimits, *bwrap,
-        ]  # fmt: skip
+def _etc_files(uid: int, gid: int, stack: contextlib.ExitStack) -> tuple[list[str], list[int]]:
+    """A passwd/group naming only the sandbox user (getpass and pytest want one), fed to bwrap by pipe."""
+    args, fds = [], []
+    for name, line in (
+        ("passwd", f"sandbox:x:{uid}:{gid}::/tmp:/usr/sbin/nologin"),
+        ("group", f"sandbox:x:{gid}:"),
+    ):
+        read_fd, write_fd = os.pipe()
+        stack.callback(_close, read_fd)
+        os.write(write_fd, (line + "\n").encode())
+        os.close(write_fd)
+        os.set_inheritable(read_fd, True)
+        args += ["--perms", "0444", "--ro-bind-data", str(read_fd), f"/etc/{name}"]
+        fds.append(read_fd)
+    return args, fds
 
 
-def _reachable_by_others(path: Path) -> bool:
-    """Whether a user with no rights but "others" can reach and read path (so nobody can bind it)."""
-    for parent in path.parents:
-        if not parent.stat().st_mode & stat.S_IXOTH:
-            return False
-    need = stat.S_IROTH | (stat.S_IXOTH if path.is_dir() else 0)
-    return path.stat().st_mode & need == need
+def _readable_copy(src: Path, stack: contextlib.ExitStack) -> Path:
+    tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="optimus-bwrap-")))
+    tmp.chmod(0o755)
+    copy = tmp / src.name
+    shutil.copyfile(src, copy)
+    copy.chmod(0o444)
+    return copy
+
+
+def _close(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
+
+
+def _parent_dirs(mounts: list[str]) -> list[str]:
+    """Create the parents of every mount point as 0755: privileged bwrap would make them 0700, which
+    nobody could not traverse (e.g. /root on the way to a pyenv interpreter)."""
+    dests = [mounts[i + 2] for i, arg in enumerate(mounts) if arg in ("--ro-bind", "--bind", "--symlink")]
+    dests += [mounts[i + 2] for i, arg in enumerate(mounts) if arg == "--ro-bind-data"]
+    parents = sorted({str(p) for d in dests for p in Path(d).parents if str(p) != "/"}, key=len)
+    return [arg for p in parents for arg in ("--perms", "0755", "--dir", p)]
 
 
 def _system_args() -> list[str]:
@@ -193,27 +183,6 @@ def _python_roots() -> list[Path]:
     return sorted(r for r in keep if not any(r.is_relative_to(s) for s in _SYSTEM))
 
 
-@contextlib.contextmanager
-def _usage_pipe() -> Iterator[tuple[int, int]]:
-    """A pipe whose write end the shim inherits (through unshare, setpriv, prlimit and bwrap)."""
-    read_fd, write_fd = os.pipe()
-    os.set_inheritable(write_fd, True)
-    try:
-        yield read_fd, write_fd
-    finally:
-        for fd in (read_fd, write_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-def _read_nowait(fd: int) -> dict[str, float]:
-    os.set_blocking(fd, False)
-    try:
-        return parse_report(os.read(fd, 4096).decode(errors="replace"))
-    except BlockingIOError:
-        return {}  # killed before the shim reported
-
-
 def _tool(name: str) -> str:
     return shutil.which(name) or name
 
@@ -236,9 +205,11 @@ def _check() -> str | None:
         except (OSError, subprocess.SubprocessError) as exc:
             return f"bwrap failed to start: {exc}"
     if res.stdout.strip() != "ok":
-        detail = res.stderr.strip().splitlines()[-1:] or [f"exit {res.exit_code}"]
+        detail = (res.stderr.strip().splitlines() or [f"exit {res.exit_code}"])[-1]
+        if os.geteuid() == 0:
+            return f"bwrap is installed but the probe failed ({detail}); is the interpreter readable by uid 65534?"
         return (
-            f"bwrap is installed but cannot create a sandbox here ({detail[0]}); it needs unprivileged user "
+            f"bwrap is installed but cannot create a sandbox here ({detail}); it needs unprivileged user "
             "namespaces: sysctl kernel.unprivileged_userns_clone=1 (Debian) or "
             "kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04)"
         )

@@ -52,7 +52,7 @@ def main():
     try:
         prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
         status = status_of(prob)
-    except Exception:
+    except pulp.PulpSolverError:
         status = "error"
     if status not in ("optimal", "time_limit"):
         write({}, status, None)

@@ -62,7 +62,7 @@ def test_s4_yield(data, output, eps, dims):
 
 
 def test_s5_mill_accepts(data, output, eps, dims):
-    S, P, M, T = dims
+    _, P, M, T = dims
     for p in range(P):
         for m in range(M):
             if not data["accepts"][p][m]:
@@ -72,7 +72,7 @@ def test_s5_mill_accepts(data, output, eps, dims):
 
 
 def test_s6_mill_capacity_and_contract(data, output, eps, dims):
-    S, P, M, T = dims
+    _, P, M, T = dims
     for m in range(M):
         cap, need = data["mill_capacity"][m], data["contract_min"][m]
         for t in range(T):

@@ -1,4 +1,4 @@
-"""Reference solver for nlp4lp/6 (capital projects): a multi-dimensional knapsack MILP in PuLP."""
+"""Reference solver for nlp4lp/6 (park upgrades): a multi-dimensional knapsack MILP in PuLP."""
 
 import json
 import os
@@ -17,13 +17,13 @@ def status_of(prob: pulp.LpProblem) -> str:
 
 d = json.loads(Path("data.json").read_text())
 J, T = range(len(d["value"])), range(len(d["budget"]))
-prob = pulp.LpProblem("capital_projects", pulp.LpMaximize)
+prob = pulp.LpProblem("park_upgrades", pulp.LpMaximize)
 x = [pulp.LpVariable(f"select_{j}", cat="Binary") for j in J]  # s1
 prob += pulp.lpSum(d["value"][j] * x[j] for j in J)  # s2
 for t in T:
     prob += pulp.lpSum(d["spend"][j][t] * x[j] for j in J) <= d["budget"][t], f"s3_budget_t{t}"
-prob += pulp.lpSum(d["staff"][j] * x[j] for j in J) <= d["engineers"], "s4_engineers"
-prob += pulp.lpSum(d["safety"][j] * x[j] for j in J) >= d["min_safety"], "s5_min_safety"
+prob += pulp.lpSum(d["crew"][j] * x[j] for j in J) <= d["crews"], "s4_crews"
+prob += pulp.lpSum(d["accessible"][j] * x[j] for j in J) >= d["min_accessible"], "s5_min_accessible"
 prob += pulp.lpSum(x) <= d["max_projects"], "s6_max_projects"
 
 prob.writeMPS("model.mps")

@@ -1,4 +1,4 @@
-"""Reference solver for nlp4lp/8 (call-centre shifts): a shift-staffing MILP in PuLP."""
+"""Reference solver for nlp4lp/8 (checkpoint screeners): a shift-staffing MILP in PuLP."""
 
 import json
 import os
@@ -17,13 +17,13 @@ def status_of(prob: pulp.LpProblem) -> str:
 
 d = json.loads(Path("data.json").read_text())
 K, P = range(len(d["cost"])), range(len(d["required"]))
-prob = pulp.LpProblem("call_centre_shifts", pulp.LpMinimize)
-x = [pulp.LpVariable(f"agents_{k}", lowBound=0, cat="Integer") for k in K]  # s1, s6
+prob = pulp.LpProblem("checkpoint_screeners", pulp.LpMinimize)
+x = [pulp.LpVariable(f"screeners_{k}", lowBound=0, cat="Integer") for k in K]  # s1, s6
 prob += pulp.lpSum(d["cost"][k] * x[k] for k in K)  # s2
 for p in P:
     prob += pulp.lpSum(d["covers"][k][p] * x[k] for k in K) >= d["required"][p], f"s3_coverage_p{p}"
 for k in K:
-    prob += x[k] <= d["max_agents"][k], f"s4_available_k{k}"
+    prob += x[k] <= d["max_screeners"][k], f"s4_available_k{k}"
 prob += pulp.lpSum(d["part_time"][k] * x[k] for k in K) <= d["max_part_share"] * pulp.lpSum(x), "s5_part_share"
 
 prob.writeMPS("model.mps")
@@ -31,6 +31,6 @@ prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None
-output = {"agents": [round(v.value()) for v in x], "total_cost": objective} if solved else {}
+output = {"screeners": [round(v.value()) for v in x], "total_cost": objective} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
 Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))

@@ -1,0 +1,59 @@
+"""python -m resolve REQUEST.json RESULT.json: re-solve model.mps; check output.json; explain infeasible/unbounded.
+
+REQUEST holds {"model": path, "output": path or null, "budget_s": seconds}. RESULT always gets written: a failure
+becomes {"error": "..."} so the harness can say what went wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+
+from .check import check_output
+from .iis import explain_infeasible
+from .model import load, solve_cbc, solve_highs
+from .ray import explain_unbounded
+
+# Shares of the time budget: each solver's re-solve, the rest for the diagnosis.
+SOLVE_SHARE = 0.3
+
+
+def run(request: dict) -> dict:
+    started = time.monotonic()
+    budget = float(request.get("budget_s", 60))
+    deadline = started + budget
+    model = load(request["model"])
+    result: dict = {"model": model.summary()}
+    result["highs"] = solve_highs(model, budget * SOLVE_SHARE)
+    if model.is_mip:
+        result["cbc"] = solve_cbc(request["model"], model.sense, budget * SOLVE_SHARE)
+    if request.get("output"):
+        with open(request["output"]) as fh:
+            output = json.load(fh)
+        if isinstance(output, dict) and output:
+            result["output_check"] = check_output(model, output)
+    status = result["highs"]["status"]
+    if status == "infeasible" or (status != "optimal" and result.get("cbc", {}).get("status") == "infeasible"):
+        result["infeasibility"] = explain_infeasible(model, deadline)
+    elif status == "unbounded":
+        result["unboundedness"] = explain_unbounded(model, deadline)
+    result["seconds"] = round(time.monotonic() - started, 4)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    request_path, result_path = argv
+    try:
+        with open(request_path) as fh:
+            result = run(json.load(fh))
+    except Exception as exc:  # noqa: BLE001 — any failure on untrusted input is reported, not raised
+        result = {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()[-2000:]}
+    with open(result_path, "w") as fh:
+        json.dump(result, fh, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

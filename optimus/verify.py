@@ -1,0 +1,243 @@
+"""Don't trust the generated code: re-solve the model.mps it captured, outside its control, and compare.
+
+The re-solve (HiGHS, and CBC for a MILP) runs in the sandbox, since the MPS file is untrusted input
+(`optimus.resolve`, copied into a fresh work dir). Its answer is compared with solution.json: status, and the
+objective against the interval the solvers prove ([bound, incumbent]); output.json values are checked against the
+captured rows where their names map to the model's variables. A disagreement becomes evidence for the fix prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from optimus.errors import OptimusError
+from optimus.sandbox import Limits, read_result_file
+from optimus.sandbox.base import Backend as SandboxBackend
+
+# Agreement tolerances for the objective (solution.json against the re-solve).
+OBJ_REL_TOL = 1e-6
+OBJ_ABS_TOL = 1e-6
+# A MILP "optimal" is proven only to the solver's relative gap; HiGHS's default is 1e-4.
+MIP_GAP_TOL = 1e-4
+# Seconds the re-solve and diagnosis may take, at most (and at most 80 % of the program's own limit).
+VERIFY_BUDGET_S = 60.0
+if TYPE_CHECKING:
+    from optimus.stages.context import Context
+    from optimus.stages.execute import Execution
+
+RESOLVE_PACKAGE = Path(__file__).parent / "resolve"
+OUTCOMES = ("agrees", "disagrees", "unconfirmed", "skipped", "error")
+
+
+@dataclass
+class Verdict:
+    outcome: str  # one of OUTCOMES
+    summary: str  # one line
+    findings: list[str] = field(default_factory=list)  # each a disagreement, with its numbers
+    claimed: dict[str, Any] = field(default_factory=dict)
+    resolves: list[dict[str, Any]] = field(default_factory=list)
+    output_check: dict[str, Any] | None = None
+    diagnosis: dict[str, Any] | None = None  # optimus.diagnose: infeasible/unbounded explained in the statements
+    capture: dict[str, Any] | None = None  # statement → rows of the captured model
+    seconds: float = 0.0
+
+    @property
+    def disagrees(self) -> bool:
+        return self.outcome == "disagrees"
+
+    def evidence(self) -> str:
+        """What the fix prompt gets: the disagreements, then the diagnosis when there is one."""
+        parts = [f"- {f}" for f in self.findings]
+        if self.diagnosis:
+            parts.append(self.diagnosis["message"])
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def verify_execution(ctx: Context, ex: Execution) -> Verdict:
+    """The agent's entry point: verify an attempt that ran, against the statements being tried."""
+    verdict = verify_attempt(ex.workdir, ctx.snop.problem_info, ctx.sandbox, ctx.limits)
+    ctx.sandbox_seconds += verdict.seconds
+    return verdict
+
+
+def verify_attempt(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
+                   budget_s: float = VERIFY_BUDGET_S) -> Verdict:
+    """Verify one attempt's work dir (solver.py, solution.json, output.json, model.mps); write verification.json."""
+    started = time.monotonic()
+    verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s)
+    verdict.seconds = round(time.monotonic() - started, 4)
+    (Path(workdir) / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
+    return verdict
+
+
+def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
+            budget_s: float) -> Verdict:
+    from optimus.diagnose import capture_map, explain
+
+    claimed = _json(workdir, "solution.json") or {}
+    solver = (workdir / "solver.py").read_text(errors="replace") if (workdir / "solver.py").is_file() else ""
+    if not (workdir / "model.mps").exists():
+        why = ("cvxpy programs write no model file" if "cvxpy" in solver
+               else "the program wrote no model.mps (the prompt asks PuLP programs to)")
+        return Verdict("skipped", f"verification skipped: {why}", claimed=claimed)
+    raw = resolve(workdir, sandbox, limits, budget_s)
+    if "error" in raw:
+        return Verdict("error", f"the captured model could not be re-solved: {raw['error']}", claimed=claimed)
+    verdict = judge(claimed, raw)
+    verdict.capture = capture_map(raw["model"].get("row_names", []), statements)
+    verdict.diagnosis = explain(raw, statements)
+    return verdict
+
+
+def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: float = VERIFY_BUDGET_S) -> dict:
+    """Run `optimus.resolve` on the attempt's model.mps in a fresh sandboxed work dir; its result.json as a dict."""
+    job = workdir / "verify"
+    shutil.rmtree(job, ignore_errors=True)
+    job.mkdir()
+    shutil.copytree(RESOLVE_PACKAGE, job / "resolve", ignore=shutil.ignore_patterns("__pycache__"))
+    try:  # copied by us with O_NOFOLLOW: a planted symlink must not carry a host file into the sandbox
+        for name in ("model.mps", "output.json"):
+            if (workdir / name).exists() or (workdir / name).is_symlink():
+                (job / name).write_bytes(read_result_file(workdir, name))
+    except OptimusError as exc:
+        return {"error": str(exc)}
+    budget = max(1.0, min(budget_s, 0.8 * limits.wall_s))
+    request = {"model": "model.mps", "output": "output.json" if (job / "output.json").exists() else None,
+               "budget_s": budget}
+    (job / "request.json").write_text(json.dumps(request))
+    run_limits = Limits(wall_s=budget + 20, cpu_s=int(budget) + 20, memory_mb=limits.memory_mb,
+                        file_size_mb=limits.file_size_mb)
+    result = sandbox.run(["python", "-m", "resolve", "request.json", "result.json"], workdir=job, limits=run_limits)
+    try:
+        return json.loads(read_result_file(job, "result.json"))
+    except (OptimusError, json.JSONDecodeError, UnicodeDecodeError):
+        reason = result.killed_by or f"exit code {result.exit_code}"
+        return {"error": f"the re-solve stopped without a result ({reason}): {(result.stderr or '')[-300:]}"}
+
+
+def judge(claimed: dict, raw: dict) -> Verdict:
+    """Compare what solution.json claims with what the solvers found on the captured model."""
+    status, objective = claimed.get("status"), claimed.get("objective")
+    offset = claimed.get("objective_constant", 0)  # model.mps cannot hold a constant objective term
+    offset = offset if _number(offset) else 0
+    mip = raw["model"].get("integers", 0) > 0
+    sense = raw["model"].get("sense", "min")
+    resolves = [raw[k] for k in ("highs", "cbc") if k in raw]
+    findings: list[str] = []
+    decisive = False
+    for r in resolves:
+        lo, hi = _interval(r, sense, offset)
+        found = _fmt(r["objective"] + offset) if _number(r.get("objective")) else None
+        if r["status"] in ("infeasible", "unbounded") or (r["status"] == "optimal" and not mip):
+            decisive = True
+        if status == "optimal":
+            if not _number(objective):
+                findings.append(f"solution.json says optimal but its objective is {objective!r}, not a number")
+                break
+            if r["status"] in ("infeasible", "unbounded"):
+                findings.append(f"solution.json says optimal with objective {_fmt(objective)}, but re-solving the "
+                                f"captured model finds it {r['status']} ({r['solver']})")
+            elif lo is not None and not _within(objective, lo, hi, mip):
+                decisive = True
+                findings.append(f"solution.json says optimal with objective {_fmt(objective)}, but re-solving the "
+                                f"captured model gives {_range(lo, hi, found)} ({r['solver']}{_how(r)})")
+        elif status in ("infeasible", "unbounded") and r["status"] != status and (
+                r["status"] in ("infeasible", "unbounded") or _number(r.get("objective"))):
+            what = r["status"] if r["status"] in ("infeasible", "unbounded") else f"a solution with objective {found}"
+            findings.append(f"solution.json says {status}, but re-solving the captured model finds {what} "
+                            f"({r['solver']}{_how(r)})")
+        elif status == "time_limit" and _number(objective) and lo is not None and _beyond(objective, lo, hi, sense, mip):
+            findings.append(f"solution.json gives objective {_fmt(objective)}, better than the captured model "
+                            f"allows: {_range(lo, hi, found)} ({r['solver']})")
+    check = raw.get("output_check")
+    if check:
+        findings += _output_findings(check, status, objective, offset, mip)
+    statuses = ", ".join(f"{r['status']}{' ' + _fmt(r['objective'] + offset) if _number(r.get('objective')) else ''}"
+                         f" ({r['solver']})" for r in resolves)
+    if findings:
+        outcome, summary = "disagrees", f"re-solve disagrees: {findings[0]}"
+    elif decisive or any(r["status"] == "optimal" for r in resolves):
+        outcome, summary = "agrees", f"re-solve agrees with solution.json ({status}): {statuses}"
+    else:
+        outcome, summary = "unconfirmed", f"re-solve could not confirm solution.json ({status}): {statuses}"
+    return Verdict(outcome, summary, findings, claimed, resolves, check)
+
+
+def _output_findings(check: dict, status: Any, objective: Any, offset: float, mip: bool) -> list[str]:
+    out = []
+    for p in check.get("problems", []):
+        if p["kind"] == "row":
+            limit = p["upper"] if p["upper"] is not None and p["activity"] > p["upper"] else p["lower"]
+            relation = "<=" if limit == p["upper"] else ">="
+            out.append(f"output.json's values break constraint {p['name']}: its left side is {_fmt(p['activity'])}, "
+                       f"but it must be {relation} {_fmt(limit)}")
+        elif p["kind"] == "bound":
+            out.append(f"output.json gives {p['name']} = {_fmt(p['value'])}, outside its bounds "
+                       f"[{_fmt(p['lower'])}, {_fmt(p['upper'])}] in the captured model")
+        else:
+            out.append(f"output.json gives {p['name']} = {_fmt(p['value'])}, but it is an integer variable")
+    if check.get("violations", 0) > len(check.get("problems", [])):
+        out.append(f"… {check['violations'] - len(check['problems'])} more violations")
+    at_output = check.get("objective_at_output")
+    if status == "optimal" and _number(objective) and _number(at_output) and not check.get("partial") and not \
+            _within(objective, at_output + offset, at_output + offset, mip):
+        out.append(f"solution.json says objective {_fmt(objective)}, but the captured objective evaluated at "
+                   f"output.json's values is {_fmt(at_output + offset)}")
+    return out
+
+
+def _interval(r: dict, sense: str, offset: float) -> tuple[float | None, float | None]:
+    """[lo, hi] that holds the optimum, from the incumbent (one side) and the proven bound (the other)."""
+    inc, bound = r.get("objective"), r.get("bound")
+    if r["status"] not in ("optimal", "time_limit") or not (_number(inc) or _number(bound)):
+        return None, None
+    inc = inc + offset if _number(inc) else (math.inf if sense == "min" else -math.inf)
+    bound = bound + offset if _number(bound) else (-math.inf if sense == "min" else math.inf)
+    return (bound, inc) if sense == "min" else (inc, bound)
+
+
+def _beyond(value: float, lo: float, hi: float, sense: str, mip: bool) -> bool:
+    """A feasible value better than the proven bound: impossible."""
+    return not _within(value, lo, math.inf, mip) if sense == "min" else not _within(value, -math.inf, hi, mip)
+
+
+def _within(value: float, lo: float, hi: float, mip: bool) -> bool:
+    tol = max(OBJ_ABS_TOL, (MIP_GAP_TOL if mip else OBJ_REL_TOL) * abs(value))
+    return lo - tol <= value <= hi + tol
+
+
+def _range(lo: float, hi: float, found: str | None) -> str:
+    if math.isclose(lo, hi, rel_tol=1e-12, abs_tol=1e-12):
+        return _fmt(lo)
+    if math.isinf(lo) or math.isinf(hi):
+        side = f"at least {_fmt(lo)}" if math.isinf(hi) else f"at most {_fmt(hi)}"
+        return f"{side} (best found {found})" if found else side
+    return f"between {_fmt(lo)} and {_fmt(hi)}"
+
+
+def _how(r: dict) -> str:
+    return ", stopped at its time limit" if r["status"] == "time_limit" else ""
+
+
+def _fmt(x: Any) -> str:
+    return f"{x:.10g}" if _number(x) else str(x)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _json(workdir: Path, name: str) -> Any:
+    try:
+        return json.loads(read_result_file(workdir, name))
+    except (OptimusError, json.JSONDecodeError, UnicodeDecodeError):
+        return None
