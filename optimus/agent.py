@@ -8,8 +8,8 @@ rephrased statements, first passing variant wins).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from optimus.datasummary import summarize
 from optimus.errors import LLMError
@@ -26,6 +26,7 @@ from optimus.stages.formulate import formulate
 from optimus.stages.rephrase import Rejected, rephrase
 from optimus.stages.testgen import TestSource, resolve_tests
 from optimus.stages.testrun import TestOutcome, run_tests
+from optimus.verify import verify_execution
 
 MODES = ("prompt", "debug", "autotests", "supervised", "full")
 
@@ -37,7 +38,7 @@ class Options:
     max_fix: int = 5
     rephrasings: int = 5
     regen_tests: bool = False
-    limits: Limits = Limits(wall_s=120, cpu_s=120, memory_mb=4096)
+    limits: Limits = field(default_factory=lambda: Limits(wall_s=120, cpu_s=120, memory_mb=4096))
 
 
 @dataclass
@@ -47,6 +48,7 @@ class VariantResult:
     tests: TestOutcome | None = None
     verified: bool = False
     message: str = ""
+    verification: dict | None = None  # the independent re-solve of the last run's captured model
 
 
 def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: RunStore, options: Options,
@@ -131,8 +133,8 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             return result
         status = ex.solution.get("status")
         progress(f"run {number}: ok — status {status}, objective {ex.solution.get('objective')}")
-        from optimus.verify import verify_execution  # re-solve model.mps outside the generated code
-        check = verify_execution(ctx, ex)
+        check = verify_execution(ctx, ex)  # re-solve model.mps, outside the generated code's control
+        result.verification = check.to_dict()
         progress(f"verify {number}: {check.summary}")
         if check.disagrees:
             if not fix_left:
@@ -189,6 +191,7 @@ def finish(report: Report, result: VariantResult, tests: TestSource | None, ctx:
     if result.tests is not None:
         report.tests.update(result.tests.to_dict())
     report.message = result.message
+    report.verification = result.verification
     report.attempts = dict(ctx.attempts)
     report.llm_usage = client.stats.as_dict()
     report.seconds = {"llm": round(client.stats.llm_seconds, 3), "sandbox": round(ctx.sandbox_seconds, 3),

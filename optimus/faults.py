@@ -170,9 +170,10 @@ def _status_reported(evidence: str) -> bool:
 
 def _names_constraint(inj: Injected, evidence: str) -> bool:
     sid, words = inj.detail.get("statement"), inj.detail.get("words", [])
-    if sid and re.search(rf"\b{sid}(\b|_)|\({sid}\)", evidence):
+    # test names join words with "_" (test_s5_flow_balance): a word starts after anything but a letter or digit
+    if sid and re.search(rf"(?<![A-Za-z0-9]){sid}(?!\d)", evidence):
         return True
-    return any(re.search(rf"\b{w}", evidence, re.IGNORECASE) for w in words) or _status_reported(evidence)
+    return any(re.search(rf"(?<![A-Za-z]){w}", evidence, re.IGNORECASE) for w in words) or _status_reported(evidence)
 
 
 # ---- the catalogue ----

@@ -31,6 +31,7 @@ class Report:
     verified: bool = False  # solved with tests passing, or the expected status reached
     executed: bool = False
     tests: dict[str, Any] = field(default_factory=dict)
+    verification: dict[str, Any] | None = None  # re-solve of the captured model (optimus.verify)
     attempts: dict[str, int] = field(default_factory=dict)
     variants: list[dict[str, Any]] = field(default_factory=list)
     winning_variant: int | None = None

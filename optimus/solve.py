@@ -63,6 +63,12 @@ def summarize(report: Report, console: Console) -> None:
             expected = report.expected["objective"]
             line += f" ({'matches' if report.objective_matches else 'differs from'} expected {expected})"
         console.print(line)
+    verification = report.verification or {}
+    if verification.get("summary"):
+        console.print(f"  verify: {verification['summary']}")
+    diagnosis = verification.get("diagnosis") or {}
+    if diagnosis.get("message"):
+        console.print(f"  [bold]diagnosis[/]: {diagnosis['message']}")
     usage = report.llm_usage
     console.print(f"  LLM calls {usage.get('calls', 0)} (+{usage.get('cached_calls', 0)} from the log), "
                   f"tokens {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)}; "

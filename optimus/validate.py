@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from optimus.errors import SpecError
-from optimus.problem import Problem, load_problem
+from optimus.problem import SNOP_FILES, Problem, load_problem
 from optimus.template import Entry, TemplateError, parse_template
 
 
@@ -32,7 +32,13 @@ class Finding:
 
 
 def validate(root: Path | str) -> list[Finding]:
-    """All findings for one folder; an unreadable SNOP or data file stops the checks that need it."""
+    """All findings for one folder; an unreadable SNOP or data file stops the checks that need it. A SNOP
+    file stands for its folder; another plain file (a README beside problem folders) is skipped with a warning."""
+    path = Path(root)
+    if path.is_file():
+        if path.name not in SNOP_FILES:
+            return [Finding("warning", str(path), "", "not a problem folder: skipped")]
+        root = path.parent
     try:
         problem = load_problem(root)
     except SpecError as exc:

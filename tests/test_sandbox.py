@@ -154,7 +154,7 @@ def test_result_serializes(backend: Backend, tmp_path: Path):
     again = RunResult(**json.loads(json.dumps(res.to_dict())))
     assert again == res and again.ok
     # CPU of the program itself (bwrap and docker measure it with the shim), not of the sandbox runtime.
-    assert 0 < res.resources["cpu_s"] < 5
+    assert 0 <= res.resources["cpu_s"] < 5  # the shim counts in 10 ms ticks: a tiny run may show 0
     if backend.name == "process":
         assert 5_000 < res.resources["max_rss_kb"] < 200_000
 
@@ -162,7 +162,7 @@ def test_result_serializes(backend: Backend, tmp_path: Path):
 def test_cpu_time_is_the_programs(backend: Backend, tmp_path: Path):
     spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass"
     res = backend.run(["python", "-c", spin], workdir=workdir(tmp_path), limits=SMALL)
-    assert res.ok and 0.5 <= res.resources["cpu_s"] < 3, res.resources
+    assert res.ok and 0.45 <= res.resources["cpu_s"] < 3, res.resources  # 10 ms ticks, rounded down
 
 
 @pytest.mark.parametrize(

@@ -140,12 +140,15 @@ def test_corpus_is_large_enough():
     assert len(CASES) >= 25
 
 
-def test_missing_folder_and_file_instead_of_folder(tmp_path, capsys):
+def test_missing_folder_readme_and_snop_file_arguments(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope")]) == 2
     assert "no such folder" in capsys.readouterr().out
-    (tmp_path / "f.json").write_text("{}")
-    assert main(["validate", str(tmp_path / "f.json")]) == 2
-    assert "expected a problem folder" in capsys.readouterr().out
+    (tmp_path / "README.md").write_text("problems below")
+    assert main(["validate", str(tmp_path / "README.md")]) == 0
+    assert "not a problem folder: skipped" in capsys.readouterr().out
+    root = write_folder(tmp_path / "p", data={**DATA, "profit": 3})
+    assert main(["validate", str(root / "snop.json")]) == 2
+    assert "$.profit" in capsys.readouterr().out
 
 
 def test_extra_data_key_is_a_warning_and_strict_makes_it_exit_1(tmp_path, capsys):

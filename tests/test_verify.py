@@ -205,3 +205,17 @@ def test_agent_feeds_the_disagreement_to_fix(tmp_path):
     fix_prompts = [json.loads(line) for line in (run.dir / "transcript.jsonl").read_text().splitlines()]
     text = json.dumps([e for e in fix_prompts if e.get("stage") == "fix"])
     assert "re-solving the captured model gives" in text
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_objective_constant_is_taken_from_solution_json(declared, tmp_path, sandbox):
+    """writeMPS drops an objective constant; the program declares it in solution.json, or the check fails."""
+    code = SENSE_PROGRAM.format(sense="Maximize", write="", objective="pulp.value(prob.objective)")
+    code = code.replace("prob += 3 * x - 2 * y", "prob += 3 * x - 2 * y + 100")
+    if declared:
+        code = code.replace('"objective": pulp.value', '"objective_constant": 100, "objective": pulp.value')
+    data = tmp_path / "data.json"
+    data.write_text("{}")
+    work = run_program(code, data, tmp_path / "a", sandbox)
+    verdict = verify_attempt(work, ["s1"], sandbox, LIMITS)
+    assert verdict.outcome == ("agrees" if declared else "disagrees"), verdict.summary

@@ -1,13 +1,5 @@
 """Supervised tests for nlp4lp/21: shelf-board cutting with few saw set-ups."""
 
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _needs_solution(solution, output):
-    """An honest infeasible/unbounded run writes output {}: nothing to check."""
-    if not output and solution.get("status") in ("infeasible", "unbounded"):
-        pytest.skip(f"no solution to check: status {solution['status']}")
 
 
 def test_output_keys(output):

@@ -3,13 +3,6 @@
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _needs_solution(solution, output):
-    """An honest infeasible/unbounded run writes output {}: nothing to check."""
-    if not output and solution.get("status") in ("infeasible", "unbounded"):
-        pytest.skip(f"no solution to check: status {solution['status']}")
-
-
 def test_output_keys(output):
     assert set(output) == {"lease", "flow", "total_cost"}, f"keys are {sorted(output)}"
 

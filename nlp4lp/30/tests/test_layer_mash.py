@@ -1,12 +1,5 @@
 """Supervised tests for nlp4lp/30 (least-cost layer mash)."""
 
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _needs_solution(solution, output):
-    if not output and solution.get("status") in ("infeasible", "unbounded"):
-        pytest.skip(f"no solution to check: status {solution['status']}")
 
 
 def test_output_keys(output):

@@ -2,14 +2,6 @@
 
 import math
 
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _needs_solution(solution, output):
-    if not output and solution.get("status") in ("infeasible", "unbounded"):
-        pytest.skip(f"no solution to check: status {solution['status']}")
-
 
 def test_output_keys(output):
     assert set(output) == {"surgical", "medical", "margin"}, f"output keys are {sorted(output)}"
