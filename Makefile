@@ -25,3 +25,9 @@ test: install
 
 lint: install
 	$(BIN)/ruff check optimus tests nlp4lp bench
+
+sandbox-image:
+	sandbox/build-image.sh
+
+bench-sandbox: install
+	$(BIN)/python bench/bench_sandbox.py

@@ -34,7 +34,7 @@ class Imported:
 def parse_obj(text: str) -> tuple[float | None, str | None]:
     """obj.txt → (objective, note). Handles `OBJ: 78.64`, ` OBJ:1.0e+03`, a bare number, and a tuple
     (first element taken, said in the note)."""
-    body = re.sub(r"^\s*OBJ\s*:", "", text.strip(), flags=re.I).strip()
+    body = re.sub(r"^\s*OBJ\s*:", "", text.strip(), flags=re.IGNORECASE).strip()
     numbers = re.findall(_NUMBER, body)
     if not numbers:
         return None, f"obj.txt holds no number: {text.strip()[:40]!r}"

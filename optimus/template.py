@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_FOR = re.compile(r"^(?P<elem>.*)\bfor\s+(?P<idx>\w+)\s+in\s+(?P<range>.+)$", re.S)
+_FOR = re.compile(r"^(?P<elem>.*)\bfor\s+(?P<idx>\w+)\s+in\s+(?P<range>.+)$", re.DOTALL)
 _BOUND = re.compile(r"(\w+)\s*\)?\s*$")
 
 
@@ -90,9 +90,7 @@ def _take_value(text: str, pos: int) -> tuple[str, int]:
             depth -= 1
         elif ch in ")]":
             raise TemplateError(f"unbalanced {ch!r} in {text[start:pos + 1].strip()[:40]!r}")
-        elif depth == 0 and ch in ",}":
-            return text[start:pos], pos
-        elif depth == 0 and ch == "\n" and re.match(r'\s*"', text[pos:]):
+        elif depth == 0 and ch in ",}" or depth == 0 and ch == "\n" and re.match(r'\s*"', text[pos:]):
             return text[start:pos], pos
         pos += 1
     if depth:

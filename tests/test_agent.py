@@ -253,3 +253,17 @@ def test_model_that_keeps_failing_ends_with_a_clear_message(problem, scripted_ll
     err = capsys.readouterr().err
     assert code == 1 and "500" in err and "Traceback" not in err
     assert len(scripted_llm.requests_for("formulate")) == 4  # the first try and 3 retries
+
+
+def test_output_planted_as_a_symlink_is_not_followed(problem, scripted_llm, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text('{"make": ["the secret 8462"]}')
+    planter = GOOD + f"import os\nos.remove('output.json')\nos.symlink({str(secret)!r}, 'output.json')\n"
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(planter))
+    scripted_llm.enqueue("debug", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "debug")
+    assert code == 0
+    (debug_prompt,) = prompts_of(scripted_llm, "debug")
+    assert "output.json cannot be read" in debug_prompt and "a symlink" in debug_prompt
+    assert "8462" not in json.dumps([r.body for r in scripted_llm.requests])

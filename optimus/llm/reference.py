@@ -9,7 +9,6 @@ first answers wrong, to test whether the loop feeds back the evidence a model wo
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Protocol
 
 from optimus.errors import ConfigError

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from optimus.sandbox import RunResult
+from optimus.errors import SandboxError
+from optimus.sandbox import RunResult, read_result_file
 from optimus.stages.context import Context
 
 SOLUTION_STATUSES = ("optimal", "infeasible", "unbounded", "time_limit", "error")
@@ -62,17 +63,21 @@ def _killed(result: RunResult, ctx: Context) -> str:
     limit = {"wall": f"the time limit of {ctx.limits.wall_s:g} s", "cpu": f"the CPU limit of {ctx.limits.cpu_s} s",
              "memory": f"the memory limit of {ctx.limits.memory_mb} MB",
              "output": "the output size limit (it printed too much)",
-             "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB"}.get(result.killed_by or "wall",
-                                                                                    str(result.killed_by))
+             "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB",
+             "processes": f"the limit of {ctx.limits.processes} processes",
+             "signal": "its sandbox (killed by a signal)"}.get(result.killed_by or "wall", str(result.killed_by))
     return (f"The program was stopped: it exceeded {limit}. Look for an endless loop, a model far larger than "
             f"needed, or missing solver time limits.\nLast output:\n{tail(result.stderr or result.stdout)}")
 
 
 def _read(path: Path, kind: type) -> tuple[Any, str | None]:
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None, f"The program ended without writing {path.name}."
     try:
-        value = json.loads(path.read_text())
+        # Never follow a link the sandboxed code planted (output.json -> ~/.ssh/id_rsa).
+        value = json.loads(read_result_file(path.parent, path.name))
+    except SandboxError as exc:
+        return None, f"{path.name} cannot be read: {exc}"
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return None, f"{path.name} is not valid JSON: {exc}"
     if not isinstance(value, kind):

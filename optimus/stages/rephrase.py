@@ -11,7 +11,7 @@ from optimus.snop import Snop
 from optimus.stages.context import Context, numbered
 from optimus.validate import marked
 
-_JSON_BLOCK = re.compile(r"```(?:json)?\s*\n(.*?)```", re.S)
+_JSON_BLOCK = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
 
 
 class Rejected(ValueError):

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from optimus.errors import SandboxError
+from optimus.sandbox import read_result_file
 from optimus.stages.context import Context
 from optimus.stages.execute import MAX_EVIDENCE_CHARS, Execution, tail
 from optimus.testing import CONFTEST
-
 
 RUN_STYLE_SHIM = """\
 import importlib.util
@@ -31,7 +33,7 @@ def test_nlp4lp_check(error):
 
 
 def is_run_style(text: str) -> bool:
-    return bool(re.search(r"^def run\(", text, re.M)) and not re.search(r"^def test_", text, re.M)
+    return bool(re.search(r"^def run\(", text, re.MULTILINE)) and not re.search(r"^def test_", text, re.MULTILINE)
 
 
 @dataclass
@@ -67,22 +69,24 @@ def run_tests(ctx: Context, tests: dict[str, str], ex: Execution, workdir: Path)
             (workdir / name).write_text(RUN_STYLE_SHIM.format(module=f"nlp4lp_{name}"))
         else:
             (workdir / name).write_text(text)
-    for name in ("output.json", "solution.json"):
-        if (ex.workdir / name).exists():
-            shutil.copy(ex.workdir / name, workdir / name)
+    # Write what execute() already read safely, never a copy of what the program left (it may be a link).
+    for name, value in (("output.json", ex.output), ("solution.json", ex.solution)):
+        if value is not None:
+            (workdir / name).write_text(json.dumps(value))
     cmd = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=junit.xml", "-o",
            "junit_family=xunit1", *sorted(tests)]
     result = ctx.sandbox.run(cmd, workdir=workdir, readonly={"data.json": ctx.problem.data_path}, limits=ctx.limits)
     ctx.sandbox_seconds += result.wall_s
-    junit = workdir / "junit.xml"
-    if not junit.exists():
+    try:
+        junit = ET.fromstring(read_result_file(workdir, "junit.xml"))
+    except (SandboxError, ET.ParseError):
         return TestOutcome(broken=tail(result.stdout + result.stderr))
     return _parse_junit(junit, result.stdout)
 
 
-def _parse_junit(path: Path, stdout: str) -> TestOutcome:
+def _parse_junit(root: ET.Element, stdout: str) -> TestOutcome:
     outcome = TestOutcome()
-    for case in ET.parse(path).iter("testcase"):
+    for case in root.iter("testcase"):
         problem = case.find("failure")
         if problem is None:
             problem = case.find("error")
