@@ -267,3 +267,16 @@ def test_output_planted_as_a_symlink_is_not_followed(problem, scripted_llm, tmp_
     (debug_prompt,) = prompts_of(scripted_llm, "debug")
     assert "output.json cannot be read" in debug_prompt and "a symlink" in debug_prompt
     assert "8462" not in json.dumps([r.body for r in scripted_llm.requests])
+
+
+@pytest.mark.parametrize("backend", ["bwrap", "docker"])
+def test_agent_runs_solver_tests_and_resolve_in_a_real_sandbox(tmp_path, backend):
+    from tests.sandbox_fixtures import backend_or_skip
+
+    backend_or_skip(backend)
+    root = tmp_path / "12"
+    shutil.copytree(REPO / "nlp4lp" / "12", root, ignore=shutil.ignore_patterns("runs"))
+    assert main(["solve", str(root), "--llm", "reference", "--sandbox", backend, "--mode", "supervised"]) == 0
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    assert report["sandbox"] == backend and report["status"] == "solved" and report["tests"]["passed"] > 0
+    assert report["verification"]["outcome"] == "agrees"
