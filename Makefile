@@ -31,3 +31,9 @@ sandbox-image:
 
 bench-sandbox: install
 	$(BIN)/python bench/bench_sandbox.py
+
+# The ablation offline: every nlp4lp problem under every mode, without and with injected faults.
+# Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
+bench: install
+	$(BIN)/optimus bench nlp4lp --llm reference --faults none --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1 --out results/bench-clean
+	$(BIN)/optimus bench nlp4lp --llm reference --faults all --seed 0 --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1 --out results/bench-faults

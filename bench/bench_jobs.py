@@ -43,7 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     # Problems with a shipped expected.json: no ground truth to compute, so the timings are the rows alone.
     # Default: as many problems as jobs (the first with a shipped expected.json, so no ground truth is computed):
     # with more problems than jobs the wall time is bounded by the sum, not the critical path.
-    folders = args.dirs or [p for p in problem_dirs([ROOT / "nlp4lp"]) if (p / "expected.json").exists()][: args.jobs]
+    folders = (
+        args.dirs
+        or [p for p in problem_dirs([ROOT / "nlp4lp"]) if (p / "expected.json").exists()][: args.jobs]
+    )
     modes = args.mode.split(",")
     with tempfile.TemporaryDirectory(prefix="optimus-bench-jobs-") as tmp:
 

@@ -33,7 +33,7 @@ HEADERS = {
     "EXTENSIONS": "extensions",
 }
 _LIST_FIELDS = ("problem_info", "output_info")
-_HEADER_LINE = re.compile(r"^(%s):(.*)$" % "|".join(HEADERS), re.MULTILINE)
+_HEADER_LINE = re.compile(rf"^({'|'.join(HEADERS)}):(.*)$", re.MULTILINE)
 
 
 @cache

@@ -200,7 +200,7 @@ def test_killed_run_restarted_pays_for_nothing_already_answered(problem, scripte
     first_run = (problem / "runs" / "latest").resolve()
 
     scripted_llm.enqueue("debug", fence(GOOD))
-    second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
     assert second.returncode == 0, second.stderr
     rerun = [json.loads(line) for line in ((problem / "runs" / "latest").resolve() / "transcript.jsonl").open()]
     assert (problem / "runs" / "latest").resolve() != first_run
@@ -262,7 +262,7 @@ def test_output_planted_as_a_symlink_is_not_followed(problem, scripted_llm, tmp_
     scripted_llm.enqueue("formulate", FORMULATION)
     scripted_llm.enqueue("codegen", fence(planter))
     scripted_llm.enqueue("debug", fence(GOOD))
-    code, report = solve(problem, scripted_llm, "--mode", "debug")
+    code, _ = solve(problem, scripted_llm, "--mode", "debug")
     assert code == 0
     (debug_prompt,) = prompts_of(scripted_llm, "debug")
     assert "output.json cannot be read" in debug_prompt and "a symlink" in debug_prompt

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from optimus.bench.backends import NoPluginSandbox
 from optimus.bench.draw import Subject, candidates, first_breaking, run_program
 from optimus.bench.judge import ground_truth, judge
 from optimus.bench.runner import BenchOptions, run_bench
@@ -21,10 +23,7 @@ from optimus.faults import FaultPlan
 from optimus.llm.reference import ReferenceBackend
 from optimus.problem import load_problem
 from optimus.sandbox import Limits, get_backend
-from tests import scripted_server
 from tests.scripted_server import RecordedRequest, ScriptedLLM
-
-scripted_llm = scripted_server.scripted_llm  # the fixture, until tests/conftest.py provides it
 
 NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=20, cpu_s=20, memory_mb=4096)
@@ -35,23 +34,44 @@ def listing(folder: Path) -> list[str]:
 
 
 def test_verdict_needs_the_supervised_tests_and_the_objective(tmp_path):
-    sandbox = NoPluginSandbox(get_backend("process"))
+    sandbox = get_backend("process")
     folder = tmp_path / "5"
     shutil.copytree(NLP4LP / "5", folder, ignore=shutil.ignore_patterns("runs", "test_generated.py"))
     expected, _ = ground_truth(folder)
     problem = load_problem(folder)
-    ran = run_program(Subject("5", problem, expected, tmp_path), (folder / "reference" / "solver.py").read_text(),
-                      tmp_path / "ref", sandbox, LIMITS)
+    ran = run_program(
+        Subject("5", problem, expected, tmp_path),
+        (folder / "reference" / "solver.py").read_text(),
+        tmp_path / "ref",
+        sandbox,
+        LIMITS,
+    )
     ok = judge(problem, expected, ran, sandbox, LIMITS, tmp_path / "e1")
     assert ok.success and ok.executed and ok.objective_match and ok.tests_passed > 0
     shutil.copy(folder / "reference" / "wrong_output.json", ran / "output.json")  # violates a constraint
     bad = judge(problem, expected, ran, sandbox, LIMITS, tmp_path / "e2")
     assert bad.executed and not bad.success and bad.tests_failed > 0 and "supervised tests" in bad.reason
-    off = judge(problem, {**expected, "objective": expected["objective"] * 1.01}, ran, sandbox, LIMITS, tmp_path / "e3")
+    off = judge(
+        problem,
+        {**expected, "objective": expected["objective"] * 1.01},
+        ran,
+        sandbox,
+        LIMITS,
+        tmp_path / "e3",
+    )
     assert not off.success and off.objective_match is False
-    loose = judge(problem, {**expected, "objective": expected["objective"] * (1 + 1e-5)}, ran, sandbox, LIMITS,
-                  tmp_path / "e4", rel=1e-4)
-    assert loose.objective_match and not loose.success  # the objective is near enough; the output still is wrong
+    loose = judge(
+        problem,
+        {**expected, "objective": expected["objective"] * (1 + 1e-5)},
+        ran,
+        sandbox,
+        LIMITS,
+        tmp_path / "e4",
+        rel=1e-4,
+    )
+    assert (
+        loose.objective_match and not loose.success
+    )  # the objective is near enough; the output still is wrong
     (ran / "output.json").write_text("{not json")
     assert not judge(problem, expected, ran, sandbox, LIMITS, tmp_path / "e5").executed
 
@@ -59,12 +79,20 @@ def test_verdict_needs_the_supervised_tests_and_the_objective(tmp_path):
 def test_resume_runs_only_missing_rows_and_never_touches_the_repo(tmp_path):
     before = listing(NLP4LP / "1")
     out = tmp_path / "out"
-    opts = BenchOptions(dirs=[NLP4LP / "1"], out=out, modes=["prompt", "autotests"], sandbox="process",
-                        faults="syntax_error", timeout=20)
+    opts = BenchOptions(
+        dirs=[NLP4LP / "1"],
+        out=out,
+        modes=["prompt", "autotests"],
+        sandbox="process",
+        faults="syntax_error",
+        timeout=20,
+    )
     seen: list[str] = []
     rows = run_bench(opts, progress=seen.append)
     assert [(r["mode"], r["fault"]) for r in sorted(rows, key=lambda r: r["mode"])] == [
-        ("autotests", "syntax_error"), ("prompt", "syntax_error")]
+        ("autotests", "syntax_error"),
+        ("prompt", "syntax_error"),
+    ]
     first = (out / "results.jsonl").read_text().splitlines()
     assert len(first) == 2 and sum(line.startswith("[") for line in seen) == 2
     # A row cut short by a kill is run again; finished rows are kept as they were.
@@ -77,12 +105,16 @@ def test_resume_runs_only_missing_rows_and_never_touches_the_repo(tmp_path):
     assert ran == sorted({"prompt", "autotests", "debug"} - {kept})
     assert len(rows) == 3 and (out / "results.jsonl").read_text().splitlines()[0] == first[0]
     by_mode = {r["mode"]: r for r in rows}
-    assert not by_mode["prompt"]["success"] and by_mode["debug"]["success"] and by_mode["autotests"]["success"]
+    assert (
+        not by_mode["prompt"]["success"] and by_mode["debug"]["success"] and by_mode["autotests"]["success"]
+    )
     assert by_mode["debug"]["fault_detail"]["repaired"] and by_mode["prompt"]["detected"]
     assert listing(NLP4LP / "1") == before  # tests/test_generated.py and runs/ went to the copies
     assert (out / "work" / "nlp4lp" / "1" / "autotests" / "tests" / "test_generated.py").exists()
     with pytest.raises(ConfigError, match="other settings"):
-        run_bench(BenchOptions(dirs=[NLP4LP / "1"], out=out, modes=["prompt"], sandbox="process", faults="none"))
+        run_bench(
+            BenchOptions(dirs=[NLP4LP / "1"], out=out, modes=["prompt"], sandbox="process", faults="none")
+        )
 
 
 def test_ordering_check():
@@ -108,8 +140,10 @@ def test_three_problem_bench_with_the_real_client(scripted_llm: ScriptedLLM, tmp
     except that its first program for nlp4lp/1 reads a wrong data key until a debug prompt shows the KeyError."""
     names = ["1", "2", "5"]
     problems = {n: load_problem(NLP4LP / n) for n in names}
-    sandbox = NoPluginSandbox(get_backend("process"))
-    s1 = Subject("nlp4lp/1", problems["1"], json.loads((NLP4LP / "1" / "expected.json").read_text()), tmp_path / "t")
+    sandbox = get_backend("process")
+    s1 = Subject(
+        "nlp4lp/1", problems["1"], json.loads((NLP4LP / "1" / "expected.json").read_text()), tmp_path / "t"
+    )
     plan = FaultPlan(candidates(s1, "wrong_key", 0)[first_breaking(s1, "wrong_key", 0, sandbox, LIMITS)])
     lock, state = threading.Lock(), {"now": 0, "max": 0}
 
@@ -129,16 +163,79 @@ def test_three_problem_bench_with_the_real_client(scripted_llm: ScriptedLLM, tmp
     monkeypatch.setenv("OPTIMUS_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     out = tmp_path / "out"
-    code = main(["bench", *(str(NLP4LP / n) for n in names), "--llm", "openai", "--mode", "prompt,debug,supervised",
-                 "--jobs", "3", "--llm-concurrency", "1", "--sandbox", "process", "--out", str(out)])
+    code = main(
+        [
+            "bench",
+            *(str(NLP4LP / n) for n in names),
+            "--llm",
+            "openai",
+            "--mode",
+            "prompt,debug,supervised",
+            "--jobs",
+            "3",
+            "--llm-concurrency",
+            "1",
+            "--sandbox",
+            "process",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
-    rows = {(r["problem"], r["mode"]): r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    rows = {
+        (r["problem"], r["mode"]): r
+        for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())
+    }
     assert len(rows) == 9 and all(r["llm"] == "openai:gpt-4.1" for r in rows.values())
     failed = {k for k, r in rows.items() if not r["success"]}
     assert failed == {("nlp4lp/1", "prompt")}, [rows[k]["reason"] for k in failed]
     assert rows[("nlp4lp/1", "debug")]["attempts"]["debug"] == 1 and plan.repaired
-    assert rows[("nlp4lp/2", "supervised")]["llm_calls"] == 2 and rows[("nlp4lp/2", "supervised")]["prompt_tokens"] > 0
+    assert (
+        rows[("nlp4lp/2", "supervised")]["llm_calls"] == 2
+        and rows[("nlp4lp/2", "supervised")]["prompt_tokens"] > 0
+    )
     assert state["max"] == 1  # --llm-concurrency 1: never two model calls at once, though three rows ran
     summary = (out / "summary.md").read_text()
-    assert "| prompt | 3 | 66.7% (2/3) | 66.7% (2/3) |" in summary and "| debug | 3 | 100.0% (3/3) |" in summary
+    assert (
+        "| prompt | 3 | 66.7% (2/3) | 66.7% (2/3) |" in summary and "| debug | 3 | 100.0% (3/3) |" in summary
+    )
     assert (out / "summary.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ctrl_c_keeps_every_finished_row_and_a_rerun_resumes(tmp_path):
+    out = tmp_path / "out"
+    cmd = [
+        sys.executable,
+        "-m",
+        "optimus",
+        "bench",
+        str(NLP4LP / "1"),
+        str(NLP4LP / "2"),
+        "--mode",
+        "prompt,debug,supervised",
+        "--sandbox",
+        "process",
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 1):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+    kept = results.read_text().splitlines()
+    assert 1 <= len(kept) < 6 and all(json.loads(line)["problem"] for line in kept)  # every line whole
+    rows = run_bench(
+        BenchOptions(
+            dirs=[NLP4LP / "1", NLP4LP / "2"],
+            out=out,
+            modes=["prompt", "debug", "supervised"],
+            sandbox="process",
+        ),
+        progress=lambda _: None,
+    )
+    assert len(rows) == 6 and results.read_text().splitlines()[: len(kept)] == kept
+    assert len({(r["problem"], r["mode"]) for r in rows}) == 6

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from optimus.agent import Options, solve
-from optimus.bench.backends import NoPluginSandbox
 from optimus.bench.draw import Subject, candidates, first_breaking
 from optimus.bench.judge import final_attempt, ground_truth, judge
 from optimus.errors import ConfigError
@@ -24,14 +23,16 @@ from optimus.stages.testgen import GENERATED
 
 NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=20, cpu_s=20, memory_mb=4096)
-SHORT = Limits(wall_s=4, cpu_s=4, memory_mb=4096)  # enough for these small references; ends endless loops fast
+SHORT = Limits(
+    wall_s=4, cpu_s=4, memory_mb=4096
+)  # enough for these small references; ends endless loops fast
 # Small problems first, so a fault is checked where it is cheapest; any nlp4lp problem may serve.
 PREFERRED = ["1", "5", "8", "6", "2", "3", "7", "4"]
 
 
 @pytest.fixture(scope="module")
 def sandbox():
-    return NoPluginSandbox(get_backend("process"))
+    return get_backend("process")
 
 
 def subject(name: str, tmp: Path) -> Subject:
@@ -93,6 +94,7 @@ CAUGHT = [  # (fault, problem, the cheapest mode whose loop should catch and rep
     ("flip_constraint", "1", "supervised"),
     ("misspell_output_key", "1", "supervised"),
     ("output_wrong_length", "5", "supervised"),
+    ("solution_wrong_objective", "1", "supervised"),  # the loop's re-solve of model.mps reports it
 ]
 
 
@@ -122,9 +124,15 @@ def test_evidence_excludes_the_program_and_statements(tmp_path):
     s = subject("1", tmp_path)
     for fault in ("wrong_key", "drop_constraint", "misspell_output_key"):
         inj = candidates(s, fault, 0)[0]
-        values = {"statements": "\n".join(s.problem.snop.problem_info), "formulation": "f", "input_format": "i",
-                  "data_summary": "d", "output_format": s.problem.snop.output_format, "code": inj.text,
-                  "evidence": "The program ended without writing solution.json."}
+        values = {
+            "statements": "\n".join(s.problem.snop.problem_info),
+            "formulation": "f",
+            "input_format": "i",
+            "data_summary": "d",
+            "output_format": s.problem.snop.output_format,
+            "code": inj.text,
+            "evidence": "The program ended without writing solution.json.",
+        }
         prompt = render("debug", **values).text
         assert repair_evidence("debug", prompt) == "The program ended without writing solution.json."
         assert not CATALOGUE[fault].evidence(inj, repair_evidence("debug", prompt))

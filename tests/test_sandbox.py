@@ -156,7 +156,9 @@ def test_result_serializes(backend: Backend, tmp_path: Path):
     # CPU of the program itself (bwrap and docker measure it with the shim), not of the sandbox runtime.
     assert 0 <= res.resources["cpu_s"] < 5  # the shim counts in 10 ms ticks: a tiny run may show 0
     if backend.name == "process":
-        assert 5_000 < res.resources["max_rss_kb"] < 200_000
+        # ru_maxrss of RUSAGE_CHILDREN is the largest child this process ever waited for, not this one's:
+        # only a lower bound is meaningful here.
+        assert res.resources["max_rss_kb"] > 5_000
 
 
 def test_cpu_time_is_the_programs(backend: Backend, tmp_path: Path):

@@ -22,15 +22,24 @@ from optimus.errors import ConfigError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="problem folders, or folders of them")
-    p.add_argument("--mode", default="prompt,debug,autotests,supervised,full",
-                   help="comma list of modes (default: all five)")
-    p.add_argument("--llm", choices=["reference", "openai"], default="reference",
-                   help="reference: offline, answers from reference/; openai: any OpenAI-compatible endpoint")
+    p.add_argument(
+        "--mode",
+        default="prompt,debug,autotests,supervised,full",
+        help="comma list of modes (default: all five)",
+    )
+    p.add_argument(
+        "--llm",
+        choices=["reference", "openai"],
+        default="reference",
+        help="reference: offline, answers from reference/; openai: any OpenAI-compatible endpoint",
+    )
     p.add_argument("--model", help="model name (default: $OPTIMUS_MODEL)")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     p.add_argument("--jobs", type=int, default=1, help="rows run at once (default 1)")
     p.add_argument("--llm-concurrency", type=int, default=4, help="model calls in flight at once (default 4)")
-    p.add_argument("--faults", default="none", help="all, none, or a comma list of fault names (reference only)")
+    p.add_argument(
+        "--faults", default="none", help="all, none, or a comma list of fault names (reference only)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the fault draw (default 0)")
     p.add_argument("--out", type=Path, help="results folder (default results/bench); reruns resume")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
@@ -39,7 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--abs-tol", type=float, default=1e-6, help="objective tolerance, absolute (default 1e-6)")
     p.add_argument("--max-debug", type=int, default=5, help="repairs after execution errors (default 5)")
     p.add_argument("--max-fix", type=int, default=5, help="repairs after failed tests (default 5)")
-    p.add_argument("--rephrasings", type=int, default=5, help="rewrites of the statements in full mode (default 5)")
+    p.add_argument(
+        "--rephrasings", type=int, default=5, help="rewrites of the statements in full mode (default 5)"
+    )
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -55,11 +66,25 @@ def run_from_args(args: argparse.Namespace) -> int:
         make_backend, model = (lambda: OpenAIBackend(cfg)), cfg.model
     if args.llm_concurrency < 1:
         raise ConfigError("--llm-concurrency must be at least 1")
-    opts = BenchOptions(dirs=args.dirs, out=args.out or Path("results/bench"), modes=modes, llm=args.llm,
-                        jobs=args.jobs, faults=args.faults, seed=args.seed, sandbox=args.sandbox,
-                        timeout=args.timeout, rel_tol=args.rel_tol, abs_tol=args.abs_tol, max_debug=args.max_debug,
-                        max_fix=args.max_fix, rephrasings=args.rephrasings, llm_concurrency=args.llm_concurrency,
-                        model=model, make_backend=make_backend)
+    opts = BenchOptions(
+        dirs=args.dirs,
+        out=args.out or Path("results/bench"),
+        modes=modes,
+        llm=args.llm,
+        jobs=args.jobs,
+        faults=args.faults,
+        seed=args.seed,
+        sandbox=args.sandbox,
+        timeout=args.timeout,
+        rel_tol=args.rel_tol,
+        abs_tol=args.abs_tol,
+        max_debug=args.max_debug,
+        max_fix=args.max_fix,
+        rephrasings=args.rephrasings,
+        llm_concurrency=args.llm_concurrency,
+        model=model,
+        make_backend=make_backend,
+    )
     started = time.monotonic()
     rows = run_bench(opts)
     skipped_path = opts.out / "skipped.json"

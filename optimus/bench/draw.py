@@ -17,13 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from optimus.bench.judge import judge, supervised_tests
+from optimus.bench.judge import executed, judge, supervised_tests
 from optimus.faults import CATALOGUE, Info, Injected
 from optimus.problem import Problem
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.stages.context import Context
-from optimus.stages.execute import Execution
 from optimus.stages.testrun import run_tests
 from optimus.template import TemplateError, parse_template
 
@@ -61,8 +60,12 @@ def run_program(subject: Subject, text: str, folder: Path, sandbox: SandboxBacke
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     (folder / "solver.py").write_text(text)
-    sandbox.run(["python", "solver.py"], workdir=folder, readonly={"data.json": subject.problem.data_path},
-                limits=limits)
+    sandbox.run(
+        ["python", "solver.py"],
+        workdir=folder,
+        readonly={"data.json": subject.problem.data_path},
+        limits=limits,
+    )
     return folder
 
 
@@ -70,16 +73,23 @@ def breaks(subject: Subject, inj: Injected, sandbox: SandboxBackend, limits: Lim
     """Does the injected fault really break this problem? Runs it."""
     base = subject.scratch / tag
     if inj.target == "tests":
-        ref = run_program(subject, (subject.problem.reference_dir / "solver.py").read_text(), base / "reference",
-                          sandbox, limits)
+        ref = run_program(
+            subject,
+            (subject.problem.reference_dir / "solver.py").read_text(),
+            base / "reference",
+            sandbox,
+            limits,
+        )
         ctx = Context(subject.problem, subject.problem.snop, None, sandbox, limits, None, "")
-        outcome = run_tests(ctx, {"test_generated.py": inj.text}, Execution(ref, None), base / "tests")  # type: ignore[arg-type]
+        outcome = run_tests(ctx, {"test_generated.py": inj.text}, executed(ref), base / "tests")
         return not outcome.ok
     attempt = run_program(subject, inj.text, base / "program", sandbox, limits)
     return not judge(subject.problem, subject.expected, attempt, sandbox, limits, base / "eval").success
 
 
-def first_breaking(subject: Subject, fault: str, seed: int, sandbox: SandboxBackend, limits: Limits) -> int | None:
+def first_breaking(
+    subject: Subject, fault: str, seed: int, sandbox: SandboxBackend, limits: Limits
+) -> int | None:
     """Index (in the seeded order) of the first candidate that breaks the problem, or None."""
     for i, inj in enumerate(candidates(subject, fault, seed)):
         if breaks(subject, inj, sandbox, limits, f"{fault}-{i}"):
@@ -87,9 +97,16 @@ def first_breaking(subject: Subject, fault: str, seed: int, sandbox: SandboxBack
     return None
 
 
-def draw(subjects: list[Subject], faults: list[str], seed: int, sandbox: SandboxBackend, limits: Limits,
-         jobs: int, known: dict[str, dict[str, int | None]],
-         progress: Callable[[str], None] = lambda _: None) -> dict[str, tuple[str, int] | None]:
+def draw(
+    subjects: list[Subject],
+    faults: list[str],
+    seed: int,
+    sandbox: SandboxBackend,
+    limits: Limits,
+    jobs: int,
+    known: dict[str, dict[str, int | None]],
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, tuple[str, int] | None]:
     """Assign each subject a (fault, candidate index), or None when no fault applies.
 
     `known` caches verification results, subject key → fault → candidate index or None; it is updated

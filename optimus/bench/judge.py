@@ -16,8 +16,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from optimus import groundtruth
+from optimus.errors import SandboxError
 from optimus.problem import Problem
-from optimus.sandbox import Limits
+from optimus.sandbox import Limits, read_result_file
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.stages.context import Context
 from optimus.stages.execute import Execution
@@ -49,9 +50,10 @@ def supervised_tests(problem: Problem) -> dict[str, str]:
 
 
 def read_object(path: Path) -> dict | None:
+    """A JSON object the sandboxed program wrote; None when absent or unreadable. Never follows a planted link."""
     try:
-        value = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        value = json.loads(read_result_file(path.parent, path.name))
+    except (SandboxError, UnicodeDecodeError, json.JSONDecodeError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -62,9 +64,18 @@ def close(value: object, expected: float, rel: float, abs_tol: float) -> bool:
     return math.isclose(float(value), float(expected), rel_tol=rel, abs_tol=abs_tol)
 
 
-def judge(problem: Problem, expected: dict, attempt: Path | None, sandbox: SandboxBackend, limits: Limits,
-          evaldir: Path, rel: float = REL_TOL, abs_tol: float = ABS_TOL,
-          tests: dict[str, str] | None = None, passed: TestOutcome | None = None) -> Verdict:
+def judge(
+    problem: Problem,
+    expected: dict,
+    attempt: Path | None,
+    sandbox: SandboxBackend,
+    limits: Limits,
+    evaldir: Path,
+    rel: float = REL_TOL,
+    abs_tol: float = ABS_TOL,
+    tests: dict[str, str] | None = None,
+    passed: TestOutcome | None = None,
+) -> Verdict:
     """Judge the program run in `attempt` (a folder holding its output.json and solution.json).
 
     `passed`: the loop's own passing run of these very tests on this very output (supervised mode), which
@@ -90,8 +101,11 @@ def judge(problem: Problem, expected: dict, attempt: Path | None, sandbox: Sandb
         if not v.objective_match:  # a failure already: the tests would not change the verdict
             v.reason = f"objective {v.objective}, expected {expected['objective']}"
             return v
-        outcome = passed if passed is not None and passed.ok else _run_tests(problem, attempt, sandbox, limits,
-                                                                             evaldir, tests)
+        outcome = (
+            passed
+            if passed is not None and passed.ok
+            else _run_tests(problem, executed(attempt), sandbox, limits, evaldir, tests)
+        )
         v.tests_passed, v.tests_failed = outcome.passed, outcome.failed
         v.success = outcome.ok
         if not outcome.ok:
@@ -100,19 +114,36 @@ def judge(problem: Problem, expected: dict, attempt: Path | None, sandbox: Sandb
     return v
 
 
-def _run_tests(problem: Problem, attempt: Path, sandbox: SandboxBackend, limits: Limits, evaldir: Path,
-               tests: dict[str, str] | None) -> TestOutcome:
+def executed(attempt: Path) -> Execution:
+    """What run_tests needs of a run: its folder and the output.json and solution.json it left (read safely)."""
+    return Execution(
+        attempt,
+        None,
+        read_object(attempt / "output.json"),  # type: ignore[arg-type]
+        read_object(attempt / "solution.json"),
+    )
+
+
+def _run_tests(
+    problem: Problem,
+    ex: Execution,
+    sandbox: SandboxBackend,
+    limits: Limits,
+    evaldir: Path,
+    tests: dict[str, str] | None,
+) -> TestOutcome:
     tests = supervised_tests(problem) if tests is None else tests
     if not tests:
         return TestOutcome(broken="the problem has no supervised tests")
     if evaldir.exists():
         shutil.rmtree(evaldir)
     ctx = Context(problem, problem.snop, None, sandbox, limits, None, "")  # run_tests needs no model or run
-    return run_tests(ctx, tests, Execution(attempt, None), evaldir)  # type: ignore[arg-type]
+    return run_tests(ctx, tests, ex, evaldir)
 
 
 def final_attempt(run_dir: Path) -> Path | None:
     """The folder of the run's last executed program: the last attempt of the last variant tried."""
+
     def number(p: Path) -> int:
         return int(re.sub(r"\D", "", p.name) or 0)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from optimus.agent import MODES, Options, solve
-from optimus.bench.backends import Delayed, NoPluginSandbox, Throttled
+from optimus.bench.backends import Delayed, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import ABS_TOL, REL_TOL, final_attempt, ground_truth, judge
 from optimus.errors import ConfigError, OptimusError, SpecError
@@ -63,13 +63,22 @@ class BenchOptions:
     make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
 
     def settings(self) -> dict:
-        return {"llm": self.llm, "model": self.model, "faults": parse_spec(self.faults), "seed": self.seed,
-                "rel_tol": self.rel_tol, "abs_tol": self.abs_tol, "max_debug": self.max_debug,
-                "max_fix": self.max_fix, "rephrasings": self.rephrasings}
+        return {
+            "llm": self.llm,
+            "model": self.model,
+            "faults": parse_spec(self.faults),
+            "seed": self.seed,
+            "rel_tol": self.rel_tol,
+            "abs_tol": self.abs_tol,
+            "max_debug": self.max_debug,
+            "max_fix": self.max_fix,
+            "rephrasings": self.rephrasings,
+        }
 
 
 def problem_dirs(dirs: list[Path]) -> list[Path]:
     """Each DIR is a problem folder, or a folder of them (taken in natural order)."""
+
     def natural(p: Path) -> list:
         return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
 
@@ -80,8 +89,14 @@ def problem_dirs(dirs: list[Path]) -> list[Path]:
         if any((d / n).exists() for n in ("snop.json", "description.txt")):
             found.append(d)
             continue
-        subs = sorted((p for p in d.iterdir() if p.is_dir() and any((p / n).exists() for n in
-                                                                    ("snop.json", "description.txt"))), key=natural)
+        subs = sorted(
+            (
+                p
+                for p in d.iterdir()
+                if p.is_dir() and any((p / n).exists() for n in ("snop.json", "description.txt"))
+            ),
+            key=natural,
+        )
         if not subs:
             raise SpecError(d, "", "no problem folder here (none holds snop.json or description.txt)")
         found += subs
@@ -122,8 +137,10 @@ def check_settings(out: Path, settings: dict) -> None:
         old = json.loads(path.read_text())
         diff = [k for k in PINNED if old.get(k) != settings.get(k)]
         if diff:
-            raise ConfigError(f"{out}: holds results made with other settings ({', '.join(diff)}: "
-                              f"{', '.join(str(old.get(k)) for k in diff)}); use another --out or the same settings")
+            raise ConfigError(
+                f"{out}: holds results made with other settings ({', '.join(diff)}: "
+                f"{', '.join(str(old.get(k)) for k in diff)}); use another --out or the same settings"
+            )
     path.write_text(json.dumps(settings, indent=2) + "\n")
 
 
@@ -140,7 +157,9 @@ def prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Sub
     if not (source / ".ready").exists():
         if source.exists():
             shutil.rmtree(source)
-        shutil.copytree(folder, source, ignore=shutil.ignore_patterns("runs", GENERATED, f"{GENERATED}.bak-*"))
+        shutil.copytree(
+            folder, source, ignore=shutil.ignore_patterns("runs", GENERATED, f"{GENERATED}.bak-*")
+        )
     expected, origin = ground_truth(source, timeout)
     if expected is None:
         return None, origin
@@ -157,12 +176,14 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         raise ConfigError("--jobs must be at least 1")
     fault_names = parse_spec(opts.faults)
     if fault_names and opts.llm != "reference":
-        raise ConfigError("--faults needs --llm reference: faults are injected into the reference backend's answers")
+        raise ConfigError(
+            "--faults needs --llm reference: faults are injected into the reference backend's answers"
+        )
     folders = problem_dirs(opts.dirs)
     opts.out.mkdir(parents=True, exist_ok=True)
     check_settings(opts.out, opts.settings())
     results = Results(opts.out / "results.jsonl")
-    sandbox = NoPluginSandbox(get_backend(opts.sandbox))
+    sandbox = get_backend(opts.sandbox)
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     started = time.monotonic()
 
@@ -179,8 +200,16 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     if fault_names:
         cache = opts.out / "faults.json"
         known = json.loads(cache.read_text()) if cache.exists() else {}
-        assignment = draw(subjects, fault_names, opts.seed, sandbox, Limits(wall_s=min(opts.timeout, 15),
-                          cpu_s=min(int(opts.timeout), 15), memory_mb=opts.memory_mb), opts.jobs, known, progress)
+        assignment = draw(
+            subjects,
+            fault_names,
+            opts.seed,
+            sandbox,
+            Limits(wall_s=min(opts.timeout, 15), cpu_s=min(int(opts.timeout), 15), memory_mb=opts.memory_mb),
+            opts.jobs,
+            known,
+            progress,
+        )
         cache.write_text(json.dumps(known, indent=2) + "\n")
 
     shared = opts.make_backend() if opts.make_backend else None
@@ -214,12 +243,21 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    progress(f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.rows)} in {opts.out}/results.jsonl)")
+    progress(
+        f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.rows)} in {opts.out}/results.jsonl)"
+    )
     return results.rows
 
 
-def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Limits, shared: Backend | None,
-            drawn: tuple[str, int] | None) -> dict:
+def run_row(
+    subject: Subject,
+    mode: str,
+    opts: BenchOptions,
+    sandbox,
+    limits: Limits,
+    shared: Backend | None,
+    drawn: tuple[str, int] | None,
+) -> dict:
     """One problem in one mode, on a fresh copy; the row holds the loop's report and the bench's verdict."""
     folder = opts.out / "work" / subject.key / mode
     if folder.exists():
@@ -234,12 +272,21 @@ def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Li
     if opts.latency:
         backend = Delayed(backend, opts.latency)
     run = RunStore(folder)
-    client = LLMClient(backend, log=LLMLog() if backend.cacheable else None, transcript=run.dir / "transcript.jsonl",
-                       use_cache=False)
-    options = Options(mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings,
-                      limits=limits)
-    row: dict = {"problem": subject.key, "mode": mode, "llm": f"{backend.name}:{backend.model}",
-                 "fault": plan.injected.fault if plan else None}
+    client = LLMClient(
+        backend,
+        log=LLMLog() if backend.cacheable else None,
+        transcript=run.dir / "transcript.jsonl",
+        use_cache=False,
+    )
+    options = Options(
+        mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits
+    )
+    row: dict = {
+        "problem": subject.key,
+        "mode": mode,
+        "llm": f"{backend.name}:{backend.model}",
+        "fault": plan.injected.fault if plan else None,
+    }
     started = time.monotonic()
     report, error = None, None
     try:
@@ -250,20 +297,43 @@ def run_row(subject: Subject, mode: str, opts: BenchOptions, sandbox, limits: Li
         error = f"{type(exc).__name__}: {exc}"
     total = time.monotonic() - started
     attempt = final_attempt(run.dir)
-    verdict = judge(subject.problem, subject.expected, attempt, sandbox, limits, folder / "bench-eval",
-                    opts.rel_tol, opts.abs_tol, passed=loop_passed(report))
+    verdict = judge(
+        subject.problem,
+        subject.expected,
+        attempt,
+        sandbox,
+        limits,
+        folder / "bench-eval",
+        opts.rel_tol,
+        opts.abs_tol,
+        passed=loop_passed(report),
+    )
     usage = client.stats
-    row.update({
-        "success": verdict.success, "executed": verdict.executed, "verified": bool(report and report.verified),
-        "status": report.status if report else "error", "solver_status": verdict.status,
-        "objective": verdict.objective, "expected": subject.expected, "objective_match": verdict.objective_match,
-        "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
-        "reason": verdict.reason, "error": error, "attempts": dict(report.attempts) if report else {},
-        "llm_calls": usage.calls, "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
-        "seconds": {"llm": round(usage.llm_seconds, 3), "sandbox": report.seconds.get("sandbox") if report else None,
-                    "total": round(total, 3)},
-        "run_dir": str(run.dir),
-    })
+    row.update(
+        {
+            "success": verdict.success,
+            "executed": verdict.executed,
+            "verified": bool(report and report.verified),
+            "status": report.status if report else "error",
+            "solver_status": verdict.status,
+            "objective": verdict.objective,
+            "expected": subject.expected,
+            "objective_match": verdict.objective_match,
+            "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
+            "reason": verdict.reason,
+            "error": error,
+            "attempts": dict(report.attempts) if report else {},
+            "llm_calls": usage.calls,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "seconds": {
+                "llm": round(usage.llm_seconds, 3),
+                "sandbox": report.seconds.get("sandbox") if report else None,
+                "total": round(total, 3),
+            },
+            "run_dir": str(run.dir),
+        }
+    )
     if plan is not None:
         row["fault_detail"] = plan.to_dict()
         # Detected: the loop did not accept the faulty program. A wrong test is never "detected": the loop has
@@ -279,7 +349,9 @@ def loop_passed(report) -> TestOutcome | None:
     if report is None or not report.verified or report.tests.get("source") != "supervised":
         return None
     t = report.tests
-    outcome = TestOutcome(t.get("passed", 0), t.get("failed", 0), list(t.get("failures", [])), t.get("broken"))
+    outcome = TestOutcome(
+        t.get("passed", 0), t.get("failed", 0), list(t.get("failures", [])), t.get("broken")
+    )
     return outcome if outcome.ok else None
 
 
@@ -297,5 +369,7 @@ def line(row: dict) -> str:
         state = "repaired" if detail["repaired"] else ("n/a" if not detail["served"] else "not repaired")
         fault = f" [fault {row['fault']}: {state}]"
     why = f" — {row['reason']}" if row["reason"] and not row["success"] else ""
-    return (f"{row['problem']} {row['mode']}: {verdict}{fault}, {row['llm_calls']} calls, "
-            f"{row['seconds']['total']:.1f} s{why}")
+    return (
+        f"{row['problem']} {row['mode']}: {verdict}{fault}, {row['llm_calls']} calls, "
+        f"{row['seconds']['total']:.1f} s{why}"
+    )

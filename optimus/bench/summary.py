@@ -25,7 +25,9 @@ def mode_stats(rows: list[dict], mode: str) -> dict:
     calls = sum(r["llm_calls"] for r in these)
     tokens = sum(r["prompt_tokens"] + r["completion_tokens"] for r in these)
     return {
-        "n": len(these), "success": len(solved), "executed": sum(r["executed"] for r in these),
+        "n": len(these),
+        "success": len(solved),
+        "executed": sum(r["executed"] for r in these),
         "claimed": sum(r["verified"] for r in these),
         "false_claims": sum(r["verified"] and not r["success"] for r in these),
         "calls_per_solved": calls / len(solved) if solved else None,
@@ -56,15 +58,21 @@ def fault_section(rows: list[dict], modes: list[str]) -> list[str]:
     if not faulted:
         return []
     names = [n for n in CATALOGUE if any(r["fault"] == n for r in faulted)]
-    lines = ["## Faults: detection and repair per mode", "",
-             ("Each cell: detected/served · solved/served. *Detected*: the loop did not accept the faulty program "
-             "(it asked for a repair, or ended unverified; a wrong generated test is never detected — the loop "
-             "cannot doubt its tests and fails the right program instead). *Solved*: the bench's verdict at the "
-             "end. *n/a*: the mode never asked for the faulty artifact (e.g. no tests are generated in "
-             "prompt/debug). Last column: repair prompts that carried the evidence the fault needs / all repair "
-             "prompts sent while it was live."), "",
-             "| fault | problems | " + " | ".join(modes) + " | evidence in repair prompts |",
-             "| --- | --- | " + " | ".join("---" for _ in modes) + " | --- |"]
+    lines = [
+        "## Faults: detection and repair per mode",
+        "",
+        (
+            "Each cell: detected/served · solved/served. *Detected*: the loop did not accept the faulty program "
+            "(it asked for a repair, or ended unverified; a wrong generated test is never detected — the loop "
+            "cannot doubt its tests and fails the right program instead). *Solved*: the bench's verdict at the "
+            "end. *n/a*: the mode never asked for the faulty artifact (e.g. no tests are generated in "
+            "prompt/debug). Last column: repair prompts that carried the evidence the fault needs / all repair "
+            "prompts sent while it was live."
+        ),
+        "",
+        "| fault | problems | " + " | ".join(modes) + " | evidence in repair prompts |",
+        "| --- | --- | " + " | ".join("---" for _ in modes) + " | --- |",
+    ]
     uncaught, unrepaired = [], []
     for name in names:
         these = [r for r in faulted if r["fault"] == name]
@@ -79,52 +87,108 @@ def fault_section(rows: list[dict], modes: list[str]) -> list[str]:
             unrepaired.append((name, problems))
     missing = [n for n in CATALOGUE if n not in names]
     lines += ["", "### Not caught by any mode", ""]
-    lines += [f"- **{n}** ({', '.join(p)}): {CATALOGUE[n].summary}. A repair needs {CATALOGUE[n].needs}; no mode "
-              "produced it — the loop accepted the faulty program." for n, p in uncaught] or ["- none"]
+    lines += [uncaught_line(n, p, faulted) for n, p in uncaught] or ["- none"]
     lines += ["", "### Caught but never repaired (the repair prompt lacked the evidence)", ""]
-    lines += [f"- **{n}** ({', '.join(p)}): a repair needs {CATALOGUE[n].needs}." for n, p in unrepaired] or ["- none"]
+    lines += [f"- **{n}** ({', '.join(p)}): a repair needs {CATALOGUE[n].needs}." for n, p in unrepaired] or [
+        "- none"
+    ]
     if missing:
-        lines += ["", (f"Not drawn in this run (no problem where it applies and breaks, or too few problems): "
-                  f"{', '.join(missing)}.")]
+        lines += [
+            "",
+            (
+                f"Not drawn in this run (no problem where it applies and breaks, or too few problems): "
+                f"{', '.join(missing)}."
+            ),
+        ]
     return lines + [""]
 
 
-def write_summary(out: Path, rows: list[dict], title: str = "", wall_s: float | None = None,
-                  skipped: dict | None = None) -> Path:
+def uncaught_line(name: str, problems: list[str], faulted: list[dict]) -> str:
+    fault = CATALOGUE[name]
+    head = f"- **{name}** ({', '.join(problems)}): {fault.summary}."
+    if fault.target == "tests":
+        spent = [r for r in faulted if r["fault"] == name and r["fault_detail"]["served"]]
+        wasted = sum(r["attempts"].get("fix", 0) for r in spent)
+        return (
+            f"{head} The loop cannot tell a wrong test from a wrong program: it spent {wasted} fix call(s) on "
+            f"right programs and reported {sum(not r['verified'] for r in spent)} of {len(spent)} as failed "
+            "(the bench's verdict, by the supervised tests, is success; the reference never bends the program "
+            "to the wrong test, a model might). Only regenerated tests (--regen-tests) or supervised tests help."
+        )
+    return (
+        f"{head} A repair needs {fault.needs}; no mode produced it — the loop accepted the faulty program "
+        f"({sum(r['verified'] and not r['success'] for r in faulted if r['fault'] == name)} runs said verified)."
+    )
+
+
+def write_summary(
+    out: Path, rows: list[dict], title: str = "", wall_s: float | None = None, skipped: dict | None = None
+) -> Path:
     modes = modes_of(rows)
     settings = json.loads((out / "bench.json").read_text()) if (out / "bench.json").exists() else {}
     faults = settings.get("faults") or []
-    head = [f"# optimus bench — {title or out.name}", "",
-            f"LLM {settings.get('llm', '?')} ({settings.get('model', '?')}); faults: "
-            f"{', '.join(faults) if faults else 'none'}" + (f" (seed {settings.get('seed')})" if faults else "") +
-            f"; {len({r['problem'] for r in rows})} problems; objective tolerance rel {settings.get('rel_tol')} / "
-            f"abs {settings.get('abs_tol')}." + (f" Wall time of the last invocation: {wall_s:.0f} s." if wall_s else ""),
-            "", "## Success and execution rate per mode", "",
-            ("| mode | problems | success | execution | loop said verified | of those wrong | "
-            "LLM calls / solved | tokens / solved | s / problem |"),
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    head = [
+        f"# optimus bench — {title or out.name}",
+        "",
+        f"LLM {settings.get('llm', '?')} ({settings.get('model', '?')}); faults: "
+        f"{', '.join(faults) if faults else 'none'}"
+        + (f" (seed {settings.get('seed')})" if faults else "")
+        + f"; {len({r['problem'] for r in rows})} problems; objective tolerance rel {settings.get('rel_tol')} / "
+        f"abs {settings.get('abs_tol')}."
+        + (f" Wall time of the last invocation: {wall_s:.0f} s." if wall_s else ""),
+        "",
+        "## Success and execution rate per mode",
+        "",
+        (
+            "| mode | problems | success | execution | loop said verified | of those wrong | "
+            "LLM calls / solved | tokens / solved | s / problem |"
+        ),
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for m in modes:
         s = mode_stats(rows, m)
-        per = (lambda v: f"{v:.1f}" if v is not None else "–")
-        head.append(f"| {m} | {s['n']} | {pct(s['success'], s['n'])} | {pct(s['executed'], s['n'])} | "
-                    f"{s['claimed']} | {s['false_claims']} | {per(s['calls_per_solved'])} | "
-                    f"{per(s['tokens_per_solved'])} | {s['seconds']:.1f} |")
+        per = lambda v: f"{v:.1f}" if v is not None else "–"
+        head.append(
+            f"| {m} | {s['n']} | {pct(s['success'], s['n'])} | {pct(s['executed'], s['n'])} | "
+            f"{s['claimed']} | {s['false_claims']} | {per(s['calls_per_solved'])} | "
+            f"{per(s['tokens_per_solved'])} | {s['seconds']:.1f} |"
+        )
     if settings.get("llm") == "reference":
-        head += ["", ("Offline (`--llm reference`): the backend cannot rephrase (it returns the statements unchanged) "
-                 "and its generated tests are the supervised tests, so without faults every mode solves what the "
-                 "references solve, and full ≈ supervised; with faults, what differs between modes is what the "
-                 "loop feeds back. It measures the harness, not a language model.")]
+        head += [
+            "",
+            (
+                "Offline (`--llm reference`): the backend cannot rephrase (it returns the statements unchanged) "
+                "and its generated tests are the supervised tests, so without faults every mode solves what the "
+                "references solve, and full ≈ supervised; with faults, what differs between modes is what the "
+                "loop feeds back. It measures the harness, not a language model."
+            ),
+        ]
     holds, chain = ordering(rows)
-    head += ["", ("*Success*: supervised tests pass on the final output and the objective matches expected.json "
-             "(status only for infeasible/unbounded problems). *Execution*: the final program wrote an output.json "
-             "that parses. Calls and tokens per solved problem: all of the mode's calls ÷ problems solved."), "",
-             f"Ordering {'holds' if holds else 'does NOT hold'}: {chain}.", ""]
+    head += [
+        "",
+        (
+            "*Success*: supervised tests pass on the final output and the objective matches expected.json "
+            "(status only for infeasible/unbounded problems). *Execution*: the final program wrote an output.json "
+            "that parses. Calls and tokens per solved problem: all of the mode's calls ÷ problems solved."
+        ),
+        "",
+        f"Ordering {'holds' if holds else 'does NOT hold'}: {chain}.",
+        "",
+    ]
     failures = [r for r in rows if not r["success"]]
     body = fault_section(rows, modes)
     if failures:
-        body += ["## Rows that did not succeed", "", "| problem | mode | fault | why |", "| --- | --- | --- | --- |"]
-        body += [f"| {r['problem']} | {r['mode']} | {r.get('fault') or ''} | "
-                 f"{(r.get('error') or r['reason']).replace('|', '/')[:140]} |" for r in failures]
+        body += [
+            "## Rows that did not succeed",
+            "",
+            "| problem | mode | fault | why |",
+            "| --- | --- | --- | --- |",
+        ]
+        body += [
+            f"| {r['problem']} | {r['mode']} | {r.get('fault') or ''} | "
+            f"{(r.get('error') or r['reason']).replace('|', '/')[:140]} |"
+            for r in failures
+        ]
         body.append("")
     if skipped:
         body += ["## Skipped problems", ""] + [f"- {k}: {v}" for k, v in skipped.items()] + [""]
@@ -144,15 +208,18 @@ def plot(path: Path, rows: list[dict], modes: list[str], title: str) -> None:
     xs = range(len(modes))
     fig, ax = plt.subplots(figsize=(7, 4))
     width = 0.38
-    for offset, key, label in ((-width / 2, "success", "success rate"), (width / 2, "executed", "execution rate")):
+    for offset, key, label in (
+        (-width / 2, "success", "success rate"),
+        (width / 2, "executed", "execution rate"),
+    ):
         values = [100 * s[key] / s["n"] if s["n"] else 0 for s in stats]
         bars = ax.bar([x + offset for x in xs], values, width, label=label)
         ax.bar_label(bars, fmt="%.0f", fontsize=8)
     ax.set_xticks(list(xs), modes)
-    ax.set_ylim(0, 105)
+    ax.set_ylim(0, 118)
     ax.set_ylabel("% of problems")
     ax.set_title(f"optimus bench — {title}")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", ncol=2, frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

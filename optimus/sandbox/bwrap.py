@@ -97,8 +97,8 @@ class BwrapBackend(Backend):
             mounts = [*_system_args(), *binds, *etc_args]
             bwrap = [
                 _tool("bwrap"), *(_NAMESPACES_ROOT if root else _NAMESPACES_USER), "--die-with-parent",
-                "--new-session", "--hostname", "sandbox", *_parent_dirs(mounts), "--dev", "/dev",
-                "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp", *mounts, "--", *inner,
+                "--new-session", "--hostname", "sandbox", "--dev", "/dev", "--proc", "/proc",
+                "--perms", "1777", "--tmpfs", "/tmp", *_parent_dirs(mounts), *mounts, "--", *inner,
             ]  # fmt: skip
             nproc = tasks_of_uid(uid) + limits.processes
             full = [*rlimit_args(limits, nproc, _tool("prlimit")), *bwrap]
@@ -151,10 +151,11 @@ def _close(fd: int) -> None:
 
 def _parent_dirs(mounts: list[str]) -> list[str]:
     """Create the parents of every mount point as 0755: privileged bwrap would make them 0700, which
-    nobody could not traverse (e.g. /root on the way to a pyenv interpreter)."""
+    nobody could not traverse (e.g. /root on the way to a pyenv interpreter). They come after the fresh
+    /tmp, so a checkout under /tmp (/tmp/x/.venv) keeps traversable parents inside it."""
     dests = [mounts[i + 2] for i, arg in enumerate(mounts) if arg in ("--ro-bind", "--bind", "--symlink")]
     dests += [mounts[i + 2] for i, arg in enumerate(mounts) if arg == "--ro-bind-data"]
-    parents = sorted({str(p) for d in dests for p in Path(d).parents if str(p) != "/"}, key=len)
+    parents = sorted({str(p) for d in dests for p in Path(d).parents if str(p) not in ("/", "/tmp")}, key=len)
     return [arg for p in parents for arg in ("--perms", "0755", "--dir", p)]
 
 
