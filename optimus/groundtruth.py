@@ -26,13 +26,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from optimus.errors import OptimusError, SpecError
+from optimus.snop import objective_sense
 
 TOL = 1e-6  # relative, and absolute near 0
 LOOSE_TOL = 1e-4  # first-order conic/QP solvers (SCS, OSQP) stop at a looser accuracy
 LOOSE_SOLVERS = {"SCS", "OSQP"}
 TIMEOUT = 120.0
 _OBJ_HEADER = re.compile(r"^OBJECTIVE:(.*?)(?=^[A-Z][A-Z ]+:|\Z)", re.DOTALL | re.MULTILINE)
-_SENSE = re.compile(r"\b(minimi[sz]|maximi[sz])", re.IGNORECASE)
 
 
 def solvers(folder: Path) -> tuple[str, str]:
@@ -73,10 +73,10 @@ def snop_sense(folder: Path) -> str:
         text = match.group(1) if match else ""
     else:
         raise SpecError(folder, "", "no snop.json or description.txt")
-    words = {m.lower()[:3] for m in _SENSE.findall(text)}
-    if len(words) != 1:
+    found = objective_sense(text)
+    if found is None:
         raise SpecError(source, "objective", "cannot tell the sense: say either 'minimize' or 'maximize'")
-    return words.pop()
+    return found
 
 
 def run_reference(folder: Path | str, solver: str, timeout: float = TIMEOUT) -> dict:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from optimus.errors import SpecError
 from optimus.files import read_text, write_json
-from optimus.snop import parse_text, render_text
+from optimus.snop import objective_sense, parse_text, render_text
 from optimus.validate import validate
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
@@ -43,19 +43,6 @@ def parse_obj(text: str) -> tuple[float | None, str | None]:
     return float(numbers[0]), None
 
 
-def sense_of(objective: str) -> str | None:
-    text = objective.lower()
-    has_max = bool(re.search(r"maximi[sz]|maximum|\bmax\b|largest|most profit", text))
-    has_min = bool(re.search(r"minimi[sz]|minimum|\bmin\b|minimal|smallest|least", text))
-    if has_max != has_min:
-        return "max" if has_max else "min"
-    if re.search(r"profit|revenue|value", text) and not has_min:
-        return "max"
-    if re.search(r"cost|time|distance", text) and not has_max:
-        return "min"
-    return None
-
-
 def import_problem(src: Path, dest: Path) -> Imported:
     result = Imported(str(src), str(dest))
     dest.mkdir(parents=True, exist_ok=True)
@@ -76,7 +63,7 @@ def import_problem(src: Path, dest: Path) -> Imported:
         objective, note = parse_obj(obj_path.read_text(errors="replace"))
         if note:
             (result.mapped if objective is not None else result.unmapped).append(note)
-        sense = sense_of(snop.objective)
+        sense = objective_sense(snop.objective, loose=True)
         if objective is not None and sense is None:
             result.unmapped.append(f"objective sense unclear from {snop.objective[:60]!r}: no expected.json written")
         elif objective is not None:

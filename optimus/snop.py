@@ -125,6 +125,25 @@ def _check_text_form_safe(snop: Snop, file: str | Path) -> None:
             raise SpecError(file, name, f"a line starts with {match.group(1) + ':'!r}, which reads as a header")
 
 
+_EXPLICIT_SENSE = re.compile(r"\b(minimi[sz]|maximi[sz])", re.IGNORECASE)
+_LOOSE_MAX = re.compile(r"\b(maximum|largest|highest|most)\b|\bmax\b", re.IGNORECASE)
+_LOOSE_MIN = re.compile(r"\b(minimum|minimal|smallest|lowest|least|fewest)\b|\bmin\b", re.IGNORECASE)
+
+
+def objective_sense(objective: str, loose: bool = False) -> str | None:
+    """"min" or "max" when the objective's wording says so (minimize / maximize), else None. `loose` also
+    reads words like "largest" or "minimal number" — fine for importing, too weak to flag a model as wrong."""
+    words = {m.lower()[:3] for m in _EXPLICIT_SENSE.findall(objective)}
+    if len(words) == 1:
+        return words.pop()
+    if loose and not words:
+        found = {"max"} if _LOOSE_MAX.search(objective) else set()
+        found |= {"min"} if _LOOSE_MIN.search(objective) else set()
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
 # ---- the plain-text form -------------------------------------------------------------------------
 
 

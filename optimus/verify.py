@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from optimus.errors import OptimusError
 from optimus.sandbox import Limits, read_result_file
 from optimus.sandbox.base import Backend as SandboxBackend
+from optimus.snop import objective_sense
 
 # Agreement tolerances for the objective (solution.json against the re-solve).
 OBJ_REL_TOL = 1e-6
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from optimus.stages.execute import Execution
 
 RESOLVE_PACKAGE = Path(__file__).parent / "resolve"
+_VERB = {"min": "minimize", "max": "maximize"}
 OUTCOMES = ("agrees", "disagrees", "unconfirmed", "skipped", "error")
 
 
@@ -64,23 +66,25 @@ class Verdict:
 
 def verify_execution(ctx: Context, ex: Execution) -> Verdict:
     """The agent's entry point: verify an attempt that ran, against the statements being tried."""
-    verdict = verify_attempt(ex.workdir, ctx.snop.problem_info, ctx.sandbox, ctx.limits)
+    sense = (ctx.problem.expected or {}).get("sense") or objective_sense(ctx.snop.objective)
+    verdict = verify_attempt(ex.workdir, ctx.snop.problem_info, ctx.sandbox, ctx.limits, sense=sense)
     ctx.sandbox_seconds += verdict.seconds
     return verdict
 
 
 def verify_attempt(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
-                   budget_s: float = VERIFY_BUDGET_S) -> Verdict:
-    """Verify one attempt's work dir (solver.py, solution.json, output.json, model.mps); write verification.json."""
+                   budget_s: float = VERIFY_BUDGET_S, sense: str | None = None) -> Verdict:
+    """Verify one attempt's work dir (solver.py, solution.json, output.json, model.mps); write verification.json.
+    `sense` is the objective sense the problem asks for ("min"/"max"), when known."""
     started = time.monotonic()
-    verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s)
+    verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s, sense)
     verdict.seconds = round(time.monotonic() - started, 4)
     (Path(workdir) / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
     return verdict
 
 
 def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
-            budget_s: float) -> Verdict:
+            budget_s: float, sense: str | None) -> Verdict:
     from optimus.diagnose import capture_map, explain
 
     claimed = _json(workdir, "solution.json") or {}
@@ -92,7 +96,7 @@ def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limit
     raw = resolve(workdir, sandbox, limits, budget_s)
     if "error" in raw:
         return Verdict("error", f"the captured model could not be re-solved: {raw['error']}", claimed=claimed)
-    verdict = judge(claimed, raw)
+    verdict = judge(claimed, raw, sense)
     verdict.capture = capture_map(raw["model"].get("row_names", []), statements)
     verdict.diagnosis = explain(raw, statements)
     return verdict
@@ -124,8 +128,9 @@ def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: fl
         return {"error": f"the re-solve stopped without a result ({reason}): {(result.stderr or '')[-300:]}"}
 
 
-def judge(claimed: dict, raw: dict) -> Verdict:
-    """Compare what solution.json claims with what the solvers found on the captured model."""
+def judge(claimed: dict, raw: dict, wanted_sense: str | None = None) -> Verdict:
+    """Compare what solution.json claims with what the solvers found on the captured model, and the model's
+    objective sense with the one the problem asks for (`wanted_sense`, when known)."""
     status, objective = claimed.get("status"), claimed.get("objective")
     offset = claimed.get("objective_constant", 0)  # model.mps cannot hold a constant objective term
     offset = offset if _number(offset) else 0
@@ -133,6 +138,10 @@ def judge(claimed: dict, raw: dict) -> Verdict:
     sense = raw["model"].get("sense", "min")
     resolves = [raw[k] for k in ("highs", "cbc") if k in raw]
     findings: list[str] = []
+    if wanted_sense in ("min", "max") and sense != wanted_sense:
+        # A flipped objective runs, passes every constraint check and reports a wrong optimum: catch it here.
+        findings.append(f"the problem asks to {_VERB[wanted_sense]} the objective, but the captured model "
+                        f"{_VERB[sense]}s it ({raw['model'].get('sense_source', 'model.mps')})")
     decisive = False
     for r in resolves:
         lo, hi = _interval(r, sense, offset)

@@ -95,6 +95,7 @@ CAUGHT = [  # (fault, problem, the cheapest mode whose loop should catch and rep
     ("misspell_output_key", "1", "supervised"),
     ("output_wrong_length", "5", "supervised"),
     ("solution_wrong_objective", "1", "supervised"),  # the loop's re-solve of model.mps reports it
+    ("flip_objective", "1", "supervised"),  # the re-solve compares model.mps's sense with the objective's
 ]
 
 

@@ -104,3 +104,17 @@ def test_summary_of_big_objects_shows_only_their_size():
     assert "item7" not in text
     assert '"by_id": object[1000] mapping string keys to float' in text
     assert '"ragged": list[2] of list[1..2] of' in text
+
+
+@pytest.mark.parametrize("text,strict,loose", [
+    ("Minimize the total cost.", "min", "min"),
+    ("How much should the firm produce to maximise revenue?", "max", "max"),
+    ("Find the minimal number of nurses to hire.", None, "min"),
+    ("Choose the largest total value that fits.", None, "max"),
+    ("Minimize cost while maximizing coverage.", None, None),
+    ("Plan next week's production.", None, None),
+])
+def test_objective_sense_reads_the_wording(text, strict, loose):
+    from optimus.snop import objective_sense
+
+    assert objective_sense(text) == strict and objective_sense(text, loose=True) == loose
