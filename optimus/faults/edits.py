@@ -1,202 +1,27 @@
-"""Fault injection for the offline `reference` backend: does the loop feed back the evidence a model needs?
-
-Each fault in CATALOGUE is a source transformation of a problem's reference solver.py (or, for `wrong_test`,
-of its tests) plus a predicate over a repair prompt. A FaultPlan, handed to ReferenceBackend, makes the
-backend's code answers carry the fault until a debug or fix prompt carries the evidence the fault's
-predicate asks for (the traceback names the key, a failing check names the constraint, the time-out is
-reported…); then it answers the correct reference program. So a benchmark with faults measures the loop's
-feedback, not the oracle: without the evidence, the "model" keeps answering the same faulty code.
-
-A fault lists every way it applies to a program (`candidates`, in source order; empty: it does not apply).
-Which candidate is used, and whether it really breaks the program, is the benchmark's business (it runs it).
-"""
+"""The faults' source transformations: each lists every way it applies to a program, in source order."""
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from optimus.errors import ConfigError
-from optimus.prompts import template
-
-CODE_STAGES = ("codegen", "debug", "fix")
-_COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
-REPAIR_STAGES = ("debug", "fix")
-
-
-@dataclass(frozen=True)
-class Injected:
-    """One concrete fault: the faulty artifact and what was changed (the predicate reads `detail`)."""
-
-    fault: str
-    target: str  # "code" (solver.py) or "tests" (the generated test module)
-    text: str
-    where: str  # one line for reports: what was changed
-    detail: dict = field(default_factory=dict)
+from optimus.faults.base import _COMPOUND, Info, Injected
+from optimus.faults.surgery import (
+    _data_subscripts,
+    _library,
+    _other_name,
+    _parse,
+    _sorted,
+    _statement_id,
+    _words,
+    replace_node,
+    seg,
+    span,
+    splice,
+)
 
 
-@dataclass(frozen=True)
-class Info:
-    """What a fault may look at besides the source: the problem's data keys, output keys and tests."""
-
-    data_keys: frozenset[str] = frozenset()
-    output_keys: frozenset[str] = frozenset()
-    tests: str = ""  # the reference testgen answer (the supervised test modules, joined)
-
-
-@dataclass(frozen=True)
-class Fault:
-    name: str
-    target: str
-    summary: str  # what the fault is
-    needs: str  # the evidence a repair needs: what the predicate looks for
-    candidates: Callable[[str, Info], list[Injected]]
-    evidence: Callable[[Injected, str], bool]
-
-
-# ---- source surgery: splice text at AST node positions, keeping everything else (comments too) intact ----
-
-
-def _offsets(source: str) -> list[int]:
-    starts, total = [], 0
-    for line in source.splitlines(keepends=True):
-        starts.append(total)
-        total += len(line)
-    return starts + [total]
-
-
-def _pos(source: str, starts: list[int], lineno: int, col: int) -> int:
-    line = source[starts[lineno - 1] : starts[lineno]] if lineno <= len(starts) - 1 else ""
-    return starts[lineno - 1] + len(line.encode()[:col].decode(errors="ignore"))  # col is in UTF-8 bytes
-
-
-def span(source: str, node: ast.AST) -> tuple[int, int]:
-    starts = _offsets(source)
-    return (
-        _pos(source, starts, node.lineno, node.col_offset),
-        _pos(source, starts, node.end_lineno, node.end_col_offset),
-    )
-
-
-def splice(source: str, start: int, end: int, text: str) -> str:
-    return source[:start] + text + source[end:]
-
-
-def replace_node(source: str, node: ast.AST, text: str) -> str:
-    return splice(source, *span(source, node), text)
-
-
-def seg(source: str, node: ast.AST) -> str:
-    start, end = span(source, node)
-    return source[start:end]
-
-
-def _parse(source: str) -> ast.Module | None:
-    try:
-        return ast.parse(source)
-    except SyntaxError:
-        return None
-
-
-def _data_names(tree: ast.AST) -> set[str]:
-    """Names bound to json.load(...)/json.loads(...): the data dict."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            func = node.value.func
-            if isinstance(func, ast.Attribute) and func.attr in ("load", "loads"):
-                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return names
-
-
-def _data_subscripts(tree: ast.AST) -> list[ast.Subscript]:
-    names = _data_names(tree)
-    return [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Subscript)
-        and isinstance(n.value, ast.Name)
-        and n.value.id in names
-        and isinstance(n.slice, ast.Constant)
-        and isinstance(n.slice.value, str)
-    ]
-
-
-def _sorted(nodes: list) -> list:
-    return sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
-
-
-def _other_name(key: str, taken: frozenset[str]) -> str:
-    """A plausible wrong spelling of `key` that is not a real key: plural/singular, then a suffix."""
-    for name in (key[:-1] if key.endswith("s") else key + "s", key + "_value", key + "_data"):
-        if name and name not in taken:
-            return name
-    return key + "_x"
-
-
-def _library(tree: ast.AST) -> str:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if any(m.split(".")[0] == "cvxpy" for m in mods):
-                return "cvxpy"
-    return "pulp"
-
-
-def _statement_id(text: str) -> str | None:
-    match = re.search(r"\b(s\d+)(?:_|\b)", text)
-    return match.group(1) if match else None
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z]+", text.lower()) if len(w) >= 4 and not re.fullmatch(r"s\d+", w)]
-
-
-# ---- the evidence a repair prompt carries ----
-
-_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-
-
-def repair_evidence(stage: str, prompt: str) -> str:
-    """The `evidence` part of a debug or fix prompt, cut out by matching the prompt's own template (so the
-    program and the statements, which mention every key and constraint, do not count as evidence)."""
-    try:
-        text = template(stage)
-    except OSError:
-        return prompt
-    parts = _PLACEHOLDER.split(text)
-    pattern = "".join(
-        re.escape(p) if i % 2 == 0 else ("(?P<evidence>.*)" if p == "evidence" else ".*?")
-        for i, p in enumerate(parts)
-    )
-    match = re.fullmatch(pattern, prompt, re.DOTALL)
-    return match.group("evidence") if match else prompt
-
-
-def _status_reported(evidence: str) -> bool:
-    return bool(
-        re.search(
-            r"reported the model (infeasible|unbounded)|\b(infeasible|unbounded)\b", evidence, re.IGNORECASE
-        )
-    )
-
-
-def _names_constraint(inj: Injected, evidence: str) -> bool:
-    sid, words = inj.detail.get("statement"), inj.detail.get("words", [])
-    # test names join words with "_" (test_s5_flow_balance): a word starts after anything but a letter or digit
-    if sid and re.search(rf"(?<![A-Za-z0-9]){sid}(?!\d)", evidence):
-        return True
-    return any(re.search(rf"(?<![A-Za-z]){w}", evidence, re.IGNORECASE) for w in words) or _status_reported(
-        evidence
-    )
-
-
-# ---- the catalogue ----
-
-
-def _syntax_error(source: str, info: Info) -> list[Injected]:
+def syntax_error(source: str, info: Info) -> list[Injected]:
     out = []
     for i, line in enumerate(source.splitlines(keepends=True)):
         match = re.match(r"^(\s*(?:for|if|while|with|def|try|else|elif)\b.*?):(\s*(?:#.*)?\n?)$", line)
@@ -215,7 +40,7 @@ def _syntax_error(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _wrong_key(source: str, info: Info) -> list[Injected]:
+def wrong_key(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -241,7 +66,7 @@ def _wrong_key(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _key_as_int(source: str, info: Info) -> list[Injected]:
+def key_as_int(source: str, info: Info) -> list[Injected]:
     """An object indexed with an int where JSON keys are strings (KeyError: 3); in data without
     numeric-keyed objects, the mirror mix-up: a list indexed with a str key (TypeError)."""
     tree = _parse(source)
@@ -284,7 +109,7 @@ def _key_as_int(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _sum_over_generator(source: str, info: Info) -> list[Injected]:
+def sum_over_generator(source: str, info: Info) -> list[Injected]:
     """cvxpy.sum over a generator. cvxpy 1.9's cp.sum falls back to builtins.sum on a generator, so the
     form that still breaks is numpy's: np.sum(x[i] for i in …) raises TypeError."""
     tree = _parse(source)
@@ -355,7 +180,7 @@ def _constraint_detail(name: str) -> dict:
     }
 
 
-def _drop_constraint(source: str, info: Info) -> list[Injected]:
+def drop_constraint(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -379,7 +204,7 @@ def _drop_constraint(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _flip_constraint(source: str, info: Info) -> list[Injected]:
+def flip_constraint(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -423,7 +248,7 @@ def _flip_constraint(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _flip_objective(source: str, info: Info) -> list[Injected]:
+def flip_objective(source: str, info: Info) -> list[Injected]:
     swaps = {
         "LpMaximize": "LpMinimize",
         "LpMinimize": "LpMaximize",
@@ -439,7 +264,7 @@ def _flip_objective(source: str, info: Info) -> list[Injected]:
     return []
 
 
-def _drop_integrality(source: str, info: Info) -> list[Injected]:
+def drop_integrality(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -472,7 +297,7 @@ def _output_dicts(source: str, tree: ast.Module, info: Info) -> list[ast.Dict]:
     return _sorted(dicts)
 
 
-def _misspell_output_key(source: str, info: Info) -> list[Injected]:
+def misspell_output_key(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -493,7 +318,7 @@ def _misspell_output_key(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _output_wrong_length(source: str, info: Info) -> list[Injected]:
+def output_wrong_length(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -519,7 +344,7 @@ def _output_wrong_length(source: str, info: Info) -> list[Injected]:
     return out
 
 
-def _infinite_loop(source: str, info: Info) -> list[Injected]:
+def infinite_loop(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -542,7 +367,7 @@ def _solution_statements(source: str, tree: ast.Module) -> list[ast.stmt]:
     return [n for n in (*simple, *withs) if "solution.json" in seg(source, n)]
 
 
-def _solution_missing(source: str, info: Info) -> list[Injected]:
+def solution_missing(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -555,7 +380,7 @@ def _solution_missing(source: str, info: Info) -> list[Injected]:
     ]
 
 
-def _solution_wrong_objective(source: str, info: Info) -> list[Injected]:
+def solution_wrong_objective(source: str, info: Info) -> list[Injected]:
     tree = _parse(source)
     if tree is None:
         return []
@@ -574,7 +399,7 @@ def _solution_wrong_objective(source: str, info: Info) -> list[Injected]:
     return []
 
 
-def _wrong_test(source: str, info: Info) -> list[Injected]:
+def wrong_test(source: str, info: Info) -> list[Injected]:
     """A generated test that rejects the correct answer: a comparison turned round, or a wrong key set."""
     tree = _parse(info.tests)
     if tree is None:
@@ -613,198 +438,3 @@ def _wrong_test(source: str, info: Info) -> list[Injected]:
                         )
                     )
     return out
-
-
-def _traceback_names(*patterns: str) -> Callable[[Injected, str], bool]:
-    return lambda inj, ev: any(re.search(p.format(**inj.detail), ev) for p in patterns)
-
-
-CATALOGUE: dict[str, Fault] = {
-    f.name: f
-    for f in [
-        Fault(
-            "syntax_error",
-            "code",
-            "a colon dropped from a compound statement",
-            "the SyntaxError from the run",
-            _syntax_error,
-            _traceback_names(r"SyntaxError"),
-        ),
-        Fault(
-            "wrong_key",
-            "code",
-            "a data key read under a wrong name",
-            "the KeyError naming the wrong key",
-            _wrong_key,
-            _traceback_names(r"KeyError: '{wrong}'"),
-        ),
-        Fault(
-            "key_as_int",
-            "code",
-            "a JSON key's type mixed up (int for a string key, or the reverse on a list)",
-            "the KeyError/TypeError about the index type",
-            _key_as_int,
-            _traceback_names(r"KeyError: \d+", r"indices must be integers"),
-        ),
-        Fault(
-            "sum_over_generator",
-            "code",
-            "a sum over a generator (np.sum(x[i] for i …)) in a cvxpy model",
-            "the TypeError naming the generator",
-            _sum_over_generator,
-            _traceback_names(r"generator"),
-        ),
-        Fault(
-            "drop_constraint",
-            "code",
-            "one constraint (family) left out",
-            "a failed check naming the constraint (its statement id or words), or a wrong status",
-            _drop_constraint,
-            _names_constraint,
-        ),
-        Fault(
-            "flip_constraint",
-            "code",
-            "one constraint's inequality turned round",
-            "a failed check naming the constraint (its statement id or words), or a wrong status",
-            _flip_constraint,
-            _names_constraint,
-        ),
-        Fault(
-            "flip_objective",
-            "code",
-            "minimize and maximize swapped",
-            "a wrong objective or status reported (or cvxpy's DCP error)",
-            _flip_objective,
-            lambda inj, ev: bool(re.search(r"DCP|objective|\bunbounded\b|\binfeasible\b", ev, re.IGNORECASE)),
-        ),
-        Fault(
-            "drop_integrality",
-            "code",
-            "integer or binary variables made continuous",
-            "a failed check about integrality",
-            _drop_integrality,
-            lambda inj, ev: bool(re.search(r"integ|binary|fraction|whole number|0 or 1", ev, re.IGNORECASE)),
-        ),
-        Fault(
-            "misspell_output_key",
-            "code",
-            "an output.json key misspelled",
-            "a failed check naming the key",
-            _misspell_output_key,
-            lambda inj, ev: (
-                inj.detail["wrong"] in ev or bool(re.search(rf"KeyError: '{inj.detail['key']}'", ev))
-            ),
-        ),
-        Fault(
-            "output_wrong_length",
-            "code",
-            "an output list one element short",
-            "a failed check about the list's length or shape",
-            _output_wrong_length,
-            lambda inj, ev: bool(
-                re.search(r"length|len\(|shape|\brows?\b|entries|IndexError|out of range", ev, re.IGNORECASE)
-            ),
-        ),
-        Fault(
-            "infinite_loop",
-            "code",
-            "an endless loop before the solve",
-            "the time-out reported",
-            _infinite_loop,
-            lambda inj, ev: bool(
-                re.search(r"time limit|timed out|CPU limit|endless loop", ev, re.IGNORECASE)
-            ),
-        ),
-        Fault(
-            "solution_missing",
-            "code",
-            "solution.json never written",
-            "the missing solution.json reported",
-            _solution_missing,
-            _traceback_names(r"solution\.json"),
-        ),
-        Fault(
-            "solution_wrong_objective",
-            "code",
-            "solution.json's objective negated",
-            "a failed check comparing the reported objective",
-            _solution_wrong_objective,
-            lambda inj, ev: bool(re.search(r"objective", ev, re.IGNORECASE)),
-        ),
-        Fault(
-            "wrong_test",
-            "tests",
-            "a generated test that rejects the correct answer",
-            "nothing a code repair can use: only regenerated or supervised tests help",
-            _wrong_test,
-            lambda inj, ev: False,
-        ),
-    ]
-}
-
-
-def parse_spec(spec: str | None) -> list[str]:
-    """`all`, `none` (or empty) or a comma list of fault names → the names, in catalogue order."""
-    spec = (spec or "none").strip()
-    if spec == "none":
-        return []
-    if spec == "all":
-        return list(CATALOGUE)
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in CATALOGUE]
-    if unknown:
-        raise ConfigError(
-            f"--faults: unknown fault {', '.join(unknown)}; choose all, none or some of "
-            f"{', '.join(CATALOGUE)}"
-        )
-    return [n for n in CATALOGUE if n in names]
-
-
-@dataclass
-class FaultPlan:
-    """The hook ReferenceBackend calls on every answer: serve the faulty artifact until repaired.
-
-    Records what happened: `served` (faulty answers given), `repair_prompts` (debug/fix prompts seen while
-    the fault was live) and `evidence` (whether each of those carried the evidence), `repaired`."""
-
-    injected: Injected
-    served: int = 0
-    repaired: bool = False
-    repair_prompts: int = 0
-    evidence: list[bool] = field(default_factory=list)
-
-    @property
-    def fault(self) -> Fault:
-        return CATALOGUE[self.injected.fault]
-
-    def answer(self, stage: str, messages: list[dict], text: str) -> str:
-        from optimus.llm.reference import fence
-
-        if self.injected.target == "tests":
-            if stage == "testgen":
-                self.served += 1
-                return fence("python", self.injected.text)
-            return text
-        if stage not in CODE_STAGES or self.repaired:
-            return text
-        if stage in REPAIR_STAGES:
-            prompt = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-            seen = self.fault.evidence(self.injected, repair_evidence(stage, prompt))
-            self.repair_prompts += 1
-            self.evidence.append(seen)
-            if seen:
-                self.repaired = True
-                return text
-        self.served += 1
-        return fence("python", self.injected.text)
-
-    def to_dict(self) -> dict:
-        return {
-            "fault": self.injected.fault,
-            "where": self.injected.where,
-            "served": self.served,
-            "repair_prompts": self.repair_prompts,
-            "evidence": self.evidence,
-            "repaired": self.repaired,
-        }

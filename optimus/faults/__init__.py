@@ -1,0 +1,88 @@
+"""Fault injection for the offline `reference` backend: does the loop feed back the evidence a model needs?
+
+Each fault in CATALOGUE is a source transformation of a problem's reference solver.py (or, for `wrong_test`,
+of its tests) plus a predicate over a repair prompt. A FaultPlan, handed to ReferenceBackend, makes the
+backend's code answers carry the fault until a debug or fix prompt carries the evidence the fault's
+predicate asks for (the traceback names the key, a failing check names the constraint, the time-out is
+reported…); then it answers the correct reference program. So a benchmark with faults measures the loop's
+feedback, not the oracle: without the evidence, the "model" keeps answering the same faulty code.
+
+A fault lists every way it applies to a program (`candidates`, in source order; empty: it does not apply).
+Which candidate is used, and whether it really breaks the program, is the benchmark's business (it runs it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from optimus.errors import ConfigError
+from optimus.faults.base import CODE_STAGES, REPAIR_STAGES, Fault, Info, Injected
+from optimus.faults.catalogue import CATALOGUE, repair_evidence
+
+__all__ = ["CATALOGUE", "Fault", "FaultPlan", "Info", "Injected", "parse_spec", "repair_evidence"]
+
+
+def parse_spec(spec: str | None) -> list[str]:
+    """`all`, `none` (or empty) or a comma list of fault names → the names, in catalogue order."""
+    spec = (spec or "none").strip()
+    if spec == "none":
+        return []
+    if spec == "all":
+        return list(CATALOGUE)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CATALOGUE]
+    if unknown:
+        raise ConfigError(
+            f"--faults: unknown fault {', '.join(unknown)}; choose all, none or some of "
+            f"{', '.join(CATALOGUE)}"
+        )
+    return [n for n in CATALOGUE if n in names]
+
+
+@dataclass
+class FaultPlan:
+    """The hook ReferenceBackend calls on every answer: serve the faulty artifact until repaired.
+
+    Records what happened: `served` (faulty answers given), `repair_prompts` (debug/fix prompts seen while
+    the fault was live) and `evidence` (whether each of those carried the evidence), `repaired`."""
+
+    injected: Injected
+    served: int = 0
+    repaired: bool = False
+    repair_prompts: int = 0
+    evidence: list[bool] = field(default_factory=list)
+
+    @property
+    def fault(self) -> Fault:
+        return CATALOGUE[self.injected.fault]
+
+    def answer(self, stage: str, messages: list[dict], text: str) -> str:
+        from optimus.llm.reference import fence
+
+        if self.injected.target == "tests":
+            if stage == "testgen":
+                self.served += 1
+                return fence("python", self.injected.text)
+            return text
+        if stage not in CODE_STAGES or self.repaired:
+            return text
+        if stage in REPAIR_STAGES:
+            prompt = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+            seen = self.fault.evidence(self.injected, repair_evidence(stage, prompt))
+            self.repair_prompts += 1
+            self.evidence.append(seen)
+            if seen:
+                self.repaired = True
+                return text
+        self.served += 1
+        return fence("python", self.injected.text)
+
+    def to_dict(self) -> dict:
+        return {
+            "fault": self.injected.fault,
+            "where": self.injected.where,
+            "served": self.served,
+            "repair_prompts": self.repair_prompts,
+            "evidence": self.evidence,
+            "repaired": self.repaired,
+        }
