@@ -29,7 +29,7 @@ from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.faults import FaultPlan, parse_spec
 from optimus.llm import LLMClient, LLMLog
 from optimus.llm.client import Backend
-from optimus.problem import Problem, load_problem
+from optimus.problem import SNOP_FILES, Problem, load_problem
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
 from optimus.stages.testgen import GENERATED
@@ -86,14 +86,14 @@ def problem_dirs(dirs: list[Path]) -> list[Path]:
     for d in dirs:
         if not d.is_dir():
             raise SpecError(d, "", "not a folder")
-        if any((d / n).exists() for n in ("snop.json", "description.txt")):
+        if any((d / n).exists() for n in SNOP_FILES):
             found.append(d)
             continue
         subs = sorted(
             (
                 p
                 for p in d.iterdir()
-                if p.is_dir() and any((p / n).exists() for n in ("snop.json", "description.txt"))
+                if p.is_dir() and any((p / n).exists() for n in SNOP_FILES)
             ),
             key=natural,
         )
