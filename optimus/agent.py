@@ -16,7 +16,7 @@ from optimus.errors import LLMError
 from optimus.llm import LLMClient
 from optimus.problem import Problem
 from optimus.report import Report, objective_matches
-from optimus.runstore import RunStore
+from optimus.runstore import RunStore, attempt_path
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.stages import codegen as cg
@@ -120,7 +120,7 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
     expected_status = (ctx.problem.expected or {}).get("status")
     result = VariantResult()
     for number in range(1, 2 + options.max_debug + options.max_fix):
-        workdir = ctx.run.path(f"{prefix}attempt-{number:02d}")
+        workdir = ctx.run.path(attempt_path(index, number))
         ex = execute(ctx, code, workdir)
         result.execution, result.executed = ex, result.executed or ex.executed
         if not ex.ok:
@@ -150,7 +150,10 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
         if status in ("infeasible", "unbounded") and status == expected_status:
             result.verified, result.message = True, f"{status}, as expected.json says"
             return result
-        outcome = TestOutcome() if status != "optimal" else run_tests(ctx, tests.files, ex, workdir / "tests")
+        outcome = TestOutcome()
+        if status == "optimal":
+            outcome = run_tests(ctx.sandbox, ctx.limits, ctx.problem.data_path, tests.files, ex, workdir / "tests")
+            ctx.sandbox_seconds += outcome.seconds
         result.tests = outcome
         evidence = f"{status_evidence(status)}\n{check.evidence()}".strip() if status != "optimal" else outcome.evidence()
         if status == "optimal" and outcome.ok:

@@ -15,6 +15,7 @@ from typing import Any
 from optimus.errors import SpecError
 from optimus.files import read_json
 from optimus.problem import load_problem
+from optimus.runstore import attempts
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
 
@@ -187,18 +188,11 @@ def diagnose_run(run_dir: Path, sandbox: SandboxBackend, limits: Limits) -> dict
 
 
 def final_attempt(run_dir: Path, variant: Any) -> Path:
-    """The attempt a run ended with: the last one that wrote solution.json, in the winning (else last) variant."""
-    def number(path: Path) -> int:
-        digits = re.sub(r"\D", "", path.name)
-        return int(digits) if digits else -1
-
-    variants = sorted((p for p in run_dir.glob("v*") if p.is_dir() and number(p) >= 0), key=number)
-    if isinstance(variant, int) and (run_dir / f"v{variant}").is_dir():
-        variants = [run_dir / f"v{variant}"]
-    for v in reversed(variants):
-        attempts = sorted((p for p in v.glob("attempt-*") if p.is_dir()), key=number)
-        done = [a for a in attempts if (a / "solution.json").is_file()]
-        if done or attempts:
-            return (done or attempts)[-1]
+    """The attempt a run ended with: the last one that wrote solution.json (a model to re-solve), in the winning
+    (else last) variant."""
+    found = attempts(run_dir, variant if isinstance(variant, int) else None)
+    done = [a for a in found if (a / "solution.json").is_file()]
+    if done or found:
+        return (done or found)[-1]
     raise SpecError(run_dir, "", "not a run folder: no v*/attempt-NN/ inside; pass a folder `optimus solve` wrote "
                     "(<problem>/runs/<stamp>/)")

@@ -20,6 +20,7 @@ from optimus.errors import OptimusError
 from optimus.sandbox import Limits, read_result_file
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.snop import objective_sense
+from optimus.stages.execute import read_object
 
 # Agreement tolerances for the objective (solution.json against the re-solve).
 OBJ_REL_TOL = 1e-6
@@ -87,7 +88,7 @@ def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limit
             budget_s: float, sense: str | None) -> Verdict:
     from optimus.diagnose import capture_map, explain
 
-    claimed = _json(workdir, "solution.json") or {}
+    claimed = read_object(workdir, "solution.json")[0] or {}
     solver = (workdir / "solver.py").read_text(errors="replace") if (workdir / "solver.py").is_file() else ""
     if not (workdir / "model.mps").exists():
         why = ("cvxpy programs write no model file" if "cvxpy" in solver
@@ -244,9 +245,3 @@ def _fmt(x: Any) -> str:
 def _number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
-
-def _json(workdir: Path, name: str) -> Any:
-    try:
-        return json.loads(read_result_file(workdir, name))
-    except (OptimusError, json.JSONDecodeError, UnicodeDecodeError):
-        return None

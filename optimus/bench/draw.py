@@ -22,7 +22,6 @@ from optimus.faults import CATALOGUE, Info, Injected
 from optimus.problem import Problem
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
-from optimus.stages.context import Context
 from optimus.stages.testrun import run_tests
 from optimus.template import TemplateError, parse_template
 
@@ -80,8 +79,8 @@ def breaks(subject: Subject, inj: Injected, sandbox: SandboxBackend, limits: Lim
             sandbox,
             limits,
         )
-        ctx = Context(subject.problem, subject.problem.snop, None, sandbox, limits, None, "")
-        outcome = run_tests(ctx, {"test_generated.py": inj.text}, executed(ref), base / "tests")
+        outcome = run_tests(sandbox, limits, subject.problem.data_path, {"test_generated.py": inj.text},
+                            executed(ref), base / "tests")
         return not outcome.ok
     attempt = run_program(subject, inj.text, base / "program", sandbox, limits)
     return not judge(subject.problem, subject.expected, attempt, sandbox, limits, base / "eval").success

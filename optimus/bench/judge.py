@@ -8,25 +8,19 @@ status alone decides.
 
 from __future__ import annotations
 
-import json
-import math
-import re
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from optimus import groundtruth
-from optimus.errors import SandboxError
 from optimus.problem import Problem
-from optimus.sandbox import Limits, read_result_file
+from optimus.report import ABS_TOL, REL_TOL, objective_matches
+from optimus.runstore import attempts
+from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
-from optimus.stages.context import Context
-from optimus.stages.execute import Execution
+from optimus.stages.execute import Execution, read_object
 from optimus.stages.testgen import GENERATED
 from optimus.stages.testrun import TestOutcome, run_tests
-
-REL_TOL = 1e-4
-ABS_TOL = 1e-6
 
 
 @dataclass
@@ -49,21 +43,6 @@ def supervised_tests(problem: Problem) -> dict[str, str]:
     return {p.name: p.read_text() for p in problem.test_files() if p.name != GENERATED}
 
 
-def read_object(path: Path) -> dict | None:
-    """A JSON object the sandboxed program wrote; None when absent or unreadable. Never follows a planted link."""
-    try:
-        value = json.loads(read_result_file(path.parent, path.name))
-    except (SandboxError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def close(value: object, expected: float, rel: float, abs_tol: float) -> bool:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return False
-    return math.isclose(float(value), float(expected), rel_tol=rel, abs_tol=abs_tol)
-
-
 def judge(
     problem: Problem,
     expected: dict,
@@ -84,8 +63,8 @@ def judge(
     if attempt is None:
         v.reason = "no program ran"
         return v
-    output = read_object(attempt / "output.json")
-    solution = read_object(attempt / "solution.json") or {}
+    output = read_object(attempt, "output.json")[0]
+    solution = read_object(attempt, "solution.json")[0] or {}
     v.executed = output is not None
     v.status, v.objective = solution.get("status"), solution.get("objective")
     want = expected.get("status", "optimal")
@@ -97,7 +76,7 @@ def judge(
     elif v.status != "optimal":
         v.reason = f"status {v.status}, expected optimal"
     else:
-        v.objective_match = close(v.objective, expected["objective"], rel, abs_tol)
+        v.objective_match = objective_matches(v.objective, expected["objective"], rel, abs_tol)
         if not v.objective_match:  # a failure already: the tests would not change the verdict
             v.reason = f"objective {v.objective}, expected {expected['objective']}"
             return v
@@ -119,8 +98,8 @@ def executed(attempt: Path) -> Execution:
     return Execution(
         attempt,
         None,
-        read_object(attempt / "output.json"),  # type: ignore[arg-type]
-        read_object(attempt / "solution.json"),
+        read_object(attempt, "output.json")[0],
+        read_object(attempt, "solution.json")[0],
     )
 
 
@@ -137,20 +116,13 @@ def _run_tests(
         return TestOutcome(broken="the problem has no supervised tests")
     if evaldir.exists():
         shutil.rmtree(evaldir)
-    ctx = Context(problem, problem.snop, None, sandbox, limits, None, "")  # run_tests needs no model or run
-    return run_tests(ctx, tests, ex, evaldir)
+    return run_tests(sandbox, limits, problem.data_path, tests, ex, evaldir)
 
 
 def final_attempt(run_dir: Path) -> Path | None:
     """The folder of the run's last executed program: the last attempt of the last variant tried."""
-
-    def number(p: Path) -> int:
-        return int(re.sub(r"\D", "", p.name) or 0)
-
-    variants = sorted((p for p in run_dir.glob("v*") if p.is_dir() and any(p.glob("attempt-*"))), key=number)
-    if not variants:
-        return None
-    return max(variants[-1].glob("attempt-*"), key=number)
+    found = attempts(run_dir)
+    return found[-1] if found else None
 
 
 def ground_truth(folder: Path, timeout: float = groundtruth.TIMEOUT) -> tuple[dict | None, str]:
@@ -159,7 +131,7 @@ def ground_truth(folder: Path, timeout: float = groundtruth.TIMEOUT) -> tuple[di
     Returns (expected, where it came from or why there is none)."""
     path = folder / "expected.json"
     if path.exists():
-        return read_object(path), "expected.json"
+        return read_object(folder, "expected.json")[0], "expected.json"
     if not (folder / "reference" / "solver.py").exists():
         return None, "no expected.json and no reference/solver.py to compute it"
     result = groundtruth.check(folder, write=True, timeout=timeout)

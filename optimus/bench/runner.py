@@ -24,12 +24,13 @@ from pathlib import Path
 from optimus.agent import MODES, Options, solve
 from optimus.bench.backends import Delayed, Throttled
 from optimus.bench.draw import Subject, candidates, draw
-from optimus.bench.judge import ABS_TOL, REL_TOL, final_attempt, ground_truth, judge
+from optimus.bench.judge import final_attempt, ground_truth, judge
 from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.faults import FaultPlan, parse_spec
 from optimus.llm import LLMClient, LLMLog
 from optimus.llm.client import Backend
 from optimus.problem import SNOP_FILES, Problem, load_problem
+from optimus.report import ABS_TOL, REL_TOL
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
 from optimus.stages.testgen import GENERATED

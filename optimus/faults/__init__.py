@@ -16,8 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from optimus.errors import ConfigError
-from optimus.faults.base import CODE_STAGES, REPAIR_STAGES, Fault, Info, Injected
+from optimus.faults.base import Fault, Info, Injected
 from optimus.faults.catalogue import CATALOGUE, repair_evidence
+
+CODE_STAGES = ("codegen", "debug", "fix")
+REPAIR_STAGES = ("debug", "fix")
 
 __all__ = ["CATALOGUE", "Fault", "FaultPlan", "Info", "Injected", "parse_spec", "repair_evidence"]
 

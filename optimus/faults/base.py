@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-CODE_STAGES = ("codegen", "debug", "fix")
-_COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
-REPAIR_STAGES = ("debug", "fix")
 
 
 @dataclass(frozen=True)
@@ -39,4 +34,3 @@ class Fault:
     needs: str  # the evidence a repair needs: what the predicate looks for
     candidates: Callable[[str, Info], list[Injected]]
     evidence: Callable[[Injected, str], bool]
-

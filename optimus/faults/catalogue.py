@@ -63,8 +63,6 @@ def _names_constraint(inj: Injected, evidence: str) -> bool:
     )
 
 
-
-
 def _traceback_names(*patterns: str) -> Callable[[Injected, str], bool]:
     return lambda inj, ev: any(re.search(p.format(**inj.detail), ev) for p in patterns)
 
@@ -192,4 +190,3 @@ CATALOGUE: dict[str, Fault] = {
         ),
     ]
 }
-

@@ -5,20 +5,23 @@ from __future__ import annotations
 import ast
 import re
 
-from optimus.faults.base import _COMPOUND, Info, Injected
+from optimus.faults.base import Info, Injected
 from optimus.faults.surgery import (
-    _data_subscripts,
-    _library,
-    _other_name,
-    _parse,
-    _sorted,
-    _statement_id,
-    _words,
+    data_subscripts,
+    in_source_order,
+    library,
+    other_name,
+    parse,
     replace_node,
     seg,
     span,
     splice,
+    statement_id,
+    words,
 )
+
+# Statements that hold other statements: a fault never deletes one of these whole.
+COMPOUND = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
 
 
 def syntax_error(source: str, info: Info) -> list[Injected]:
@@ -41,19 +44,19 @@ def syntax_error(source: str, info: Info) -> list[Injected]:
 
 
 def wrong_key(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out, seen = [], []
-    for node in _sorted(_data_subscripts(tree)):
+    for node in in_source_order(data_subscripts(tree)):
         key = node.slice.value
         if key in seen:
             continue
         seen.append(key)
-        wrong = _other_name(key, info.data_keys)
+        wrong = other_name(key, info.data_keys)
         text = source
         for n in sorted(
-            (n for n in _data_subscripts(tree) if n.slice.value == key),
+            (n for n in data_subscripts(tree) if n.slice.value == key),
             key=lambda n: (n.lineno, n.col_offset),
             reverse=True,
         ):
@@ -69,11 +72,11 @@ def wrong_key(source: str, info: Info) -> list[Injected]:
 def key_as_int(source: str, info: Info) -> list[Injected]:
     """An object indexed with an int where JSON keys are strings (KeyError: 3); in data without
     numeric-keyed objects, the mirror mix-up: a list indexed with a str key (TypeError)."""
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
-    for node in _sorted([n for n in ast.walk(tree) if isinstance(n, ast.Subscript)]):
+    for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Subscript)]):
         sl = node.slice
         if (
             isinstance(sl, ast.Call)
@@ -94,7 +97,7 @@ def key_as_int(source: str, info: Info) -> list[Injected]:
         elif (
             isinstance(sl, ast.Name)
             and isinstance(node.value, ast.Subscript)
-            and node.value in _data_subscripts(tree)
+            and node.value in data_subscripts(tree)
         ):
             text = replace_node(source, sl, f"str({sl.id})")
             out.append(
@@ -112,15 +115,15 @@ def key_as_int(source: str, info: Info) -> list[Injected]:
 def sum_over_generator(source: str, info: Info) -> list[Injected]:
     """cvxpy.sum over a generator. cvxpy 1.9's cp.sum falls back to builtins.sum on a generator, so the
     form that still breaks is numpy's: np.sum(x[i] for i in …) raises TypeError."""
-    tree = _parse(source)
+    tree = parse(source)
     if (
         tree is None
-        or _library(tree) != "cvxpy"
+        or library(tree) != "cvxpy"
         or not re.search(r"^import numpy as np\b", source, re.MULTILINE)
     ):
         return []
     out = []
-    for node in _sorted([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
+    for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
         f = node.func
         if (
             isinstance(f, ast.Attribute)
@@ -161,7 +164,7 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
             elif isinstance(value, ast.Call) and seg(source, value.func).endswith("LpConstraint"):
                 named = [k.value for k in value.keywords if k.arg == "name"] + value.args[2:3]
                 found.append((node, value, seg(source, named[0]) if named else ""))
-        elif isinstance(node, ast.List) and _library(tree) == "cvxpy":  # cvxpy: constraints = [a <= b, ...]
+        elif isinstance(node, ast.List) and library(tree) == "cvxpy":  # cvxpy: constraints = [a <= b, ...]
             lines = source.splitlines()
             for elt in node.elts:
                 if isinstance(elt, ast.Compare):
@@ -175,13 +178,13 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
 def _constraint_detail(name: str) -> dict:
     return {
         "name": name.strip(),
-        "statement": _statement_id(name),
-        "words": _words(re.sub(r"\{.*?\}", " ", name)),
+        "statement": statement_id(name),
+        "words": words(re.sub(r"\{.*?\}", " ", name)),
     }
 
 
 def drop_constraint(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
@@ -205,7 +208,7 @@ def drop_constraint(source: str, info: Info) -> list[Injected]:
 
 
 def flip_constraint(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
@@ -265,11 +268,11 @@ def flip_objective(source: str, info: Info) -> list[Injected]:
 
 
 def drop_integrality(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
-    for node in _sorted([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
+    for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
         for kw in node.keywords:
             value = seg(source, kw.value) if kw.arg == "cat" else ""
             if kw.arg == "cat" and re.search(r"Binary|Integer", value):
@@ -294,17 +297,17 @@ def _output_dicts(source: str, tree: ast.Module, info: Info) -> list[ast.Dict]:
             keys = {k.value for k in node.keys}
             if info.output_keys and keys <= info.output_keys:
                 dicts.append(node)
-    return _sorted(dicts)
+    return in_source_order(dicts)
 
 
 def misspell_output_key(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
     for d in _output_dicts(source, tree, info):
         for key in d.keys:
-            wrong = _other_name(key.value, info.output_keys)
+            wrong = other_name(key.value, info.output_keys)
             text = replace_node(source, key, f'"{wrong}"')
             out.append(
                 Injected(
@@ -319,7 +322,7 @@ def misspell_output_key(source: str, info: Info) -> list[Injected]:
 
 
 def output_wrong_length(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     out = []
@@ -345,11 +348,11 @@ def output_wrong_length(source: str, info: Info) -> list[Injected]:
 
 
 def infinite_loop(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
-    for stmt in _sorted(
-        [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND)]
+    for stmt in in_source_order(
+        [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, COMPOUND)]
     ):
         if re.search(r"\.solve\(", seg(source, stmt)):
             start, _ = span(source, stmt)
@@ -362,13 +365,13 @@ def infinite_loop(source: str, info: Info) -> list[Injected]:
 
 
 def _solution_statements(source: str, tree: ast.Module) -> list[ast.stmt]:
-    simple = (n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND))
+    simple = (n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, COMPOUND))
     withs = (n for n in ast.walk(tree) if isinstance(n, ast.With))
     return [n for n in (*simple, *withs) if "solution.json" in seg(source, n)]
 
 
 def solution_missing(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
     writes = [n for n in _solution_statements(source, tree) if re.search(r"write|dump", seg(source, n))]
@@ -376,15 +379,15 @@ def solution_missing(source: str, info: Info) -> list[Injected]:
         Injected(
             "solution_missing", "code", replace_node(source, n, "pass"), "solution.json never written", {}
         )
-        for n in _sorted(writes)[:1]
+        for n in in_source_order(writes)[:1]
     ]
 
 
 def solution_wrong_objective(source: str, info: Info) -> list[Injected]:
-    tree = _parse(source)
+    tree = parse(source)
     if tree is None:
         return []
-    for stmt in _sorted(_solution_statements(source, tree)):
+    for stmt in in_source_order(_solution_statements(source, tree)):
         for d in [n for n in ast.walk(stmt) if isinstance(n, ast.Dict)]:
             for key, value in zip(d.keys, d.values):
                 if isinstance(key, ast.Constant) and key.value == "objective":
@@ -401,12 +404,12 @@ def solution_wrong_objective(source: str, info: Info) -> list[Injected]:
 
 def wrong_test(source: str, info: Info) -> list[Injected]:
     """A generated test that rejects the correct answer: a comparison turned round, or a wrong key set."""
-    tree = _parse(info.tests)
+    tree = parse(info.tests)
     if tree is None:
         return []
     text, out = info.tests, []
     flip = {ast.LtE: ">", ast.GtE: "<"}
-    for node in _sorted([n for n in ast.walk(tree) if isinstance(n, ast.Assert)]):
+    for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Assert)]):
         cmp = node.test
         if isinstance(cmp, ast.Compare) and len(cmp.ops) == 1:
             op = cmp.ops[0]

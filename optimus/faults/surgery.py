@@ -6,7 +6,7 @@ import ast
 import re
 
 
-def _offsets(source: str) -> list[int]:
+def offsets(source: str) -> list[int]:
     starts, total = [], 0
     for line in source.splitlines(keepends=True):
         starts.append(total)
@@ -14,16 +14,16 @@ def _offsets(source: str) -> list[int]:
     return starts + [total]
 
 
-def _pos(source: str, starts: list[int], lineno: int, col: int) -> int:
+def pos(source: str, starts: list[int], lineno: int, col: int) -> int:
     line = source[starts[lineno - 1] : starts[lineno]] if lineno <= len(starts) - 1 else ""
     return starts[lineno - 1] + len(line.encode()[:col].decode(errors="ignore"))  # col is in UTF-8 bytes
 
 
 def span(source: str, node: ast.AST) -> tuple[int, int]:
-    starts = _offsets(source)
+    starts = offsets(source)
     return (
-        _pos(source, starts, node.lineno, node.col_offset),
-        _pos(source, starts, node.end_lineno, node.end_col_offset),
+        pos(source, starts, node.lineno, node.col_offset),
+        pos(source, starts, node.end_lineno, node.end_col_offset),
     )
 
 
@@ -36,18 +36,17 @@ def replace_node(source: str, node: ast.AST, text: str) -> str:
 
 
 def seg(source: str, node: ast.AST) -> str:
-    start, end = span(source, node)
-    return source[start:end]
+    return ast.get_source_segment(source, node) or ""
 
 
-def _parse(source: str) -> ast.Module | None:
+def parse(source: str) -> ast.Module | None:
     try:
         return ast.parse(source)
     except SyntaxError:
         return None
 
 
-def _data_names(tree: ast.AST) -> set[str]:
+def data_names(tree: ast.AST) -> set[str]:
     """Names bound to json.load(...)/json.loads(...): the data dict."""
     names = set()
     for node in ast.walk(tree):
@@ -58,8 +57,8 @@ def _data_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def _data_subscripts(tree: ast.AST) -> list[ast.Subscript]:
-    names = _data_names(tree)
+def data_subscripts(tree: ast.AST) -> list[ast.Subscript]:
+    names = data_names(tree)
     return [
         n
         for n in ast.walk(tree)
@@ -71,11 +70,11 @@ def _data_subscripts(tree: ast.AST) -> list[ast.Subscript]:
     ]
 
 
-def _sorted(nodes: list) -> list:
+def in_source_order(nodes: list) -> list:
     return sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
 
 
-def _other_name(key: str, taken: frozenset[str]) -> str:
+def other_name(key: str, taken: frozenset[str]) -> str:
     """A plausible wrong spelling of `key` that is not a real key: plural/singular, then a suffix."""
     for name in (key[:-1] if key.endswith("s") else key + "s", key + "_value", key + "_data"):
         if name and name not in taken:
@@ -83,7 +82,7 @@ def _other_name(key: str, taken: frozenset[str]) -> str:
     return key + "_x"
 
 
-def _library(tree: ast.AST) -> str:
+def library(tree: ast.AST) -> str:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
@@ -92,11 +91,10 @@ def _library(tree: ast.AST) -> str:
     return "pulp"
 
 
-def _statement_id(text: str) -> str | None:
+def statement_id(text: str) -> str | None:
     match = re.search(r"\b(s\d+)(?:_|\b)", text)
     return match.group(1) if match else None
 
 
-def _words(text: str) -> list[str]:
+def words(text: str) -> list[str]:
     return [w for w in re.split(r"[^a-z]+", text.lower()) if len(w) >= 4 and not re.fullmatch(r"s\d+", w)]
-

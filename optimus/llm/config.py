@@ -36,6 +36,11 @@ def _env_number(name: str, kind: type, default: float) -> float:
         ) from None
 
 
+def _setting(flag: float | None, name: str, kind: type, default: float) -> float:
+    """A CLI flag beats the environment variable, which beats the default."""
+    return kind(flag) if flag is not None else kind(_env_number(name, kind, default))
+
+
 @dataclass(frozen=True)
 class LLMConfig:
     """Settings of the OpenAI-compatible backend. `api_key` is kept out of repr so it never reaches a log."""
@@ -68,26 +73,10 @@ class LLMConfig:
             model=model or os.environ.get("OPTIMUS_MODEL", "").strip() or DEFAULT_MODEL,
             base_url=base_url or os.environ.get("OPENAI_BASE_URL", "").strip() or None,
             api_key=api_key or os.environ.get("OPENAI_API_KEY", "").strip() or None,
-            temperature=float(
-                temperature
-                if temperature is not None
-                else _env_number("OPTIMUS_TEMPERATURE", float, DEFAULT_TEMPERATURE)
-            ),
-            max_tokens=int(
-                max_tokens
-                if max_tokens is not None
-                else _env_number("OPTIMUS_MAX_TOKENS", int, DEFAULT_MAX_TOKENS)
-            ),
-            timeout_s=float(
-                timeout_s
-                if timeout_s is not None
-                else _env_number("OPTIMUS_TIMEOUT_S", float, DEFAULT_TIMEOUT_S)
-            ),
-            max_retries=int(
-                max_retries
-                if max_retries is not None
-                else _env_number("OPTIMUS_MAX_RETRIES", int, DEFAULT_MAX_RETRIES)
-            ),
+            temperature=_setting(temperature, "OPTIMUS_TEMPERATURE", float, DEFAULT_TEMPERATURE),
+            max_tokens=_setting(max_tokens, "OPTIMUS_MAX_TOKENS", int, DEFAULT_MAX_TOKENS),
+            timeout_s=_setting(timeout_s, "OPTIMUS_TIMEOUT_S", float, DEFAULT_TIMEOUT_S),
+            max_retries=_setting(max_retries, "OPTIMUS_MAX_RETRIES", int, DEFAULT_MAX_RETRIES),
         )
         cfg.validate()
         return cfg

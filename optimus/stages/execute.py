@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from optimus.errors import SandboxError
 from optimus.sandbox import RunResult, read_result_file
@@ -47,10 +46,10 @@ def execute(ctx: Context, code: str, workdir: Path) -> Execution:
     elif result.exit_code != 0:
         ex.evidence = f"The program exited with code {result.exit_code}. Its error output ends with:\n" + tail(
             result.stderr or result.stdout)
-    ex.output, problem = _read(workdir / "output.json", dict)
+    ex.output, problem = read_object(workdir, "output.json")
     if ex.evidence is None and problem:
         ex.evidence = problem
-    ex.solution, problem = _read(workdir / "solution.json", dict)
+    ex.solution, problem = read_object(workdir, "solution.json")
     if ex.evidence is None and problem:
         ex.evidence = problem
     elif ex.evidence is None and ex.solution.get("status") not in SOLUTION_STATUSES:
@@ -70,17 +69,19 @@ def _killed(result: RunResult, ctx: Context) -> str:
             f"needed, or missing solver time limits.\nLast output:\n{tail(result.stderr or result.stdout)}")
 
 
-def _read(path: Path, kind: type) -> tuple[Any, str | None]:
+def read_object(workdir: Path, name: str) -> tuple[dict | None, str | None]:
+    """A JSON object the sandboxed program wrote, or None and what is wrong with it (words for a repair prompt)."""
+    path = workdir / name
     if not path.exists() and not path.is_symlink():
         return None, f"The program ended without writing {path.name}."
     try:
         # Never follow a link the sandboxed code planted (output.json -> ~/.ssh/id_rsa).
-        value = json.loads(read_result_file(path.parent, path.name))
+        value = json.loads(read_result_file(workdir, name))
     except SandboxError as exc:
         return None, f"{path.name} cannot be read: {exc}"
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return None, f"{path.name} is not valid JSON: {exc}"
-    if not isinstance(value, kind):
+    if not isinstance(value, dict):
         return None, f"{path.name} must hold a JSON object, found {type(value).__name__}."
     return value, None
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from optimus.errors import SandboxError
-from optimus.sandbox import read_result_file
-from optimus.stages.context import Context
+from optimus.sandbox import Limits, read_result_file
+from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.stages.execute import MAX_EVIDENCE_CHARS, Execution, tail
 from optimus.testing import CONFTEST
 
@@ -42,6 +42,7 @@ class TestOutcome:
     failed: int = 0
     failures: list[str] = field(default_factory=list)  # "test_name: message", one per failed test
     broken: str | None = None  # the tests themselves could not run (syntax error, missing fixture…)
+    seconds: float = 0.0  # wall time of the sandboxed pytest run
 
     @property
     def ok(self) -> bool:
@@ -57,8 +58,10 @@ class TestOutcome:
         return {"passed": self.passed, "failed": self.failed, "failures": self.failures, "broken": self.broken}
 
 
-def run_tests(ctx: Context, tests: dict[str, str], ex: Execution, workdir: Path) -> TestOutcome:
-    """`tests` maps file name → module text. They run beside copies of output.json and solution.json."""
+def run_tests(sandbox: SandboxBackend, limits: Limits, data: Path, tests: dict[str, str], ex: Execution,
+              workdir: Path) -> TestOutcome:
+    """`tests` maps file name → module text. They run in the sandbox beside `data` (read-only, as data.json)
+    and copies of the output.json and solution.json that `ex` read."""
     workdir.mkdir(parents=True, exist_ok=True)
     shutil.copy(CONFTEST, workdir / "conftest.py")
     for name, text in tests.items():
@@ -77,14 +80,15 @@ def run_tests(ctx: Context, tests: dict[str, str], ex: Execution, workdir: Path)
            "junit_family=xunit1", *sorted(tests)]
     # No entry-point plugins: the harness needs none (junitxml is built in, fixtures come from conftest.py), and
     # loading the host venv's hypothesis plugin alone costs ~1.6 s per run in the bwrap and process sandboxes.
-    result = ctx.sandbox.run(cmd, workdir=workdir, readonly={"data.json": ctx.problem.data_path}, limits=ctx.limits,
-                             env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    ctx.sandbox_seconds += result.wall_s
+    result = sandbox.run(cmd, workdir=workdir, readonly={"data.json": data}, limits=limits,
+                         env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     try:
         junit = ET.fromstring(read_result_file(workdir, "junit.xml"))
+        outcome = _parse_junit(junit, result.stdout)
     except (SandboxError, ET.ParseError):
-        return TestOutcome(broken=tail(result.stdout + result.stderr))
-    return _parse_junit(junit, result.stdout)
+        outcome = TestOutcome(broken=tail(result.stdout + result.stderr))
+    outcome.seconds = result.wall_s
+    return outcome
 
 
 def _parse_junit(root: ET.Element, stdout: str) -> TestOutcome:
