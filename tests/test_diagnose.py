@@ -25,6 +25,11 @@ UNBOUNDED = sorted(p.name for p in NLP4LP.glob("*-unbounded") if (p / "reference
 FEAS_TOL = 1e-6
 
 
+def test_the_status_variants_are_there():
+    # The parametrized tests below would silently run for none if a glob found nothing.
+    assert len(INFEASIBLE) >= 3 and len(UNBOUNDED) >= 2, (INFEASIBLE, UNBOUNDED)
+
+
 @pytest.fixture(scope="module")
 def sandbox():
     return get_backend("process")

@@ -32,7 +32,7 @@ def run():
 
 
 @needs_sample
-def test_public_sample_imports_validates_and_keeps_the_objectives(tmp_path, capsys):
+def test_public_sample_imports_validates_and_keeps_the_objectives(tmp_path):
     assert main(["import-nlp4lp", str(SAMPLE), str(tmp_path / "out")]) == 0
     report = {Path(r["source"]).relative_to(SAMPLE).as_posix(): r
               for r in json.loads((tmp_path / "out" / "import-report.json").read_text())}
@@ -83,7 +83,7 @@ def test_missing_obj_txt_is_reported_not_guessed(tmp_path, capsys):
     assert not (tmp_path / "out" / "book--problem_1" / "expected.json").exists()
 
 
-def test_run_style_test_runs_in_the_harness_one_failure_per_error(tmp_path, capsys):
+def test_run_style_test_runs_in_the_harness_one_failure_per_error(tmp_path):
     main(["import-nlp4lp", str(public_layout(tmp_path, "OBJ: 23.6")), str(tmp_path / "out")])
     folder = tmp_path / "out" / "book--problem_1"
     assert (folder / "tests" / "test_human.py").read_text() == HUMAN_TEST

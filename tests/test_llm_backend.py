@@ -8,11 +8,7 @@ import pytest
 
 from optimus.errors import LLMError
 from optimus.llm import CodeExtractionError, LLMConfig, OpenAIBackend, extract_code
-from tests import scripted_server
 from tests.scripted_server import ScriptedLLM
-
-# The fixture, until tests/conftest.py provides it to every module.
-scripted_llm = scripted_server.scripted_llm
 
 PROGRAM = "import json\n\nx = [i * i for i in range(10)]\njson.dump({'x': x}, open('output.json', 'w'))\n"
 MESSAGES = [{"role": "system", "content": "You write PuLP."}, {"role": "user", "content": "Solve it now"}]

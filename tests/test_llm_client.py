@@ -11,24 +11,13 @@ import pytest
 from optimus.errors import LLMError
 from optimus.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend, request_hash
 from optimus.llm.log import MIGRATIONS, default_path, recent
-from tests import scripted_server
 from tests.scripted_server import ScriptedLLM
-
-# The fixture, until tests/conftest.py provides it to every module.
-scripted_llm = scripted_server.scripted_llm
 
 MESSAGES = [{"role": "user", "content": "write the solver please"}]
 FIELDS = {
     "stage", "prompt_name", "prompt_hash", "request_hash", "messages", "response", "model", "prompt_tokens",
     "completion_tokens", "latency_s", "cached", "finish_reason", "timestamp",
 }  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def optimus_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("OPTIMUS_HOME", str(home))
-    return home
 
 
 def make_client(server: ScriptedLLM, tmp_path: Path, temperature: float = 0.0, **kw: object) -> LLMClient:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import keyword
 
 import pytest
 from hypothesis import given
@@ -13,9 +14,7 @@ from optimus.llm import CodeExtractionError, extract_code
 
 PROGRAM = "import pulp\n\nm = pulp.LpProblem('p', pulp.LpMinimize)\nm.solve()\nprint(m.status)\n"
 
-names = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda s: s not in {"in", "if", "is", "or"}
-)
+names = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(lambda s: not keyword.iskeyword(s))
 literals = st.one_of(st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text()).map(repr)
 statements = st.one_of(
     st.builds("{} = {}".format, names, literals),

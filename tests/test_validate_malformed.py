@@ -136,10 +136,6 @@ def test_malformed_folder_exits_2_naming_file_and_field(tmp_path, capsys, name, 
     assert any(file in line and field in line for line in error_lines), text
 
 
-def test_corpus_is_large_enough():
-    assert len(CASES) >= 25
-
-
 def test_missing_folder_readme_and_snop_file_arguments(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope")]) == 2
     assert "no such folder" in capsys.readouterr().out

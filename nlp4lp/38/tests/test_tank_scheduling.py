@@ -144,6 +144,13 @@ def test_s10_cleaning_crew(data, output, eps, dims):
         assert n <= data["max_cleanings"] + eps, f"period {t + 1}: {n:.6g} cleanings > crew limit {data['max_cleanings']}"
 
 
+def test_s11_no_cleaning_in_the_first_period(output, eps, dims):
+    _, K, _ = dims
+    for k in range(K):
+        c = output["clean"][k][0]
+        assert c <= eps, f"tank {k + 1} is cleaned in period 1 ({c:.6g}), but the opening stock needs no cleaning"
+
+
 def test_total_cost_consistent(data, output, eps, dims):
     P, K, T = dims
     value = sum(data["setup_cost"][p] * output["run"][p][t] for p in range(P) for t in range(T))

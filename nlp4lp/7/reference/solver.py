@@ -30,7 +30,8 @@ try:
     status = STATUS.get(prob.status, "error")
 except cp.SolverError:
     status = "error"
-solved = status in ("optimal", "time_limit")
+# A time-limited solve may stop with no point at all: only a value counts as solved.
+solved = status in ("optimal", "time_limit") and w.value is not None
 weights = [float(v) for v in w.value] if solved else []
 output = {"weight": weights, "expected_return": float(mu @ w.value), "variance": float(prob.value)} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
