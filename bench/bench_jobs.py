@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from optimus.bench.runner import BenchOptions, key_of, problem_dirs, run_bench
+from optimus.bench.runner import BenchOptions, problem_dirs, run_bench
+from optimus.problem import short_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         alone = {}
         for folder in folders:
             seconds, rows = timed(options([folder], f"alone-{folder.name}", 1))
-            alone[key_of(folder)] = (seconds, sum(r["llm_calls"] for r in rows))
-            print(f"  alone  {key_of(folder):<22} {seconds:6.1f} s  ({alone[key_of(folder)][1]} model calls)")
+            alone[short_name(folder)] = (seconds, sum(r["llm_calls"] for r in rows))
+            print(f"  alone  {short_name(folder):<22} {seconds:6.1f} s  ({alone[short_name(folder)][1]} model calls)")
         wall, rows = timed(options(folders, "together", args.jobs))
     critical = max(s for s, _ in alone.values())
     serial = sum(s for s, _ in alone.values())

@@ -76,7 +76,7 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
         # The model gave up or answered unusably: the run still ends with a report saying so.
         result.message = str(exc)
         progress(f"stopped: {exc}")
-    finish(report, result, tests, ctx, client, started)
+    finish(report, result, ctx, client, started)
     run.write("report.json", report.to_dict())
     return report
 
@@ -175,8 +175,7 @@ def status_evidence(status: str) -> str:
             "Look for a constraint with the wrong direction or scale, a wrong bound, or a missing variable.")
 
 
-def finish(report: Report, result: VariantResult, tests: TestSource | None, ctx: Context, client: LLMClient,
-           started: float) -> None:
+def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClient, started: float) -> None:
     ex = result.execution
     solution = (ex.solution or {}) if ex else {}
     report.solver_status = solution.get("status")

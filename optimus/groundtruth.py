@@ -26,13 +26,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from optimus.errors import OptimusError, SpecError
+from optimus.problem import load_problem, natural_order, short_name
 from optimus.snop import objective_sense
 
 TOL = 1e-6  # relative, and absolute near 0
 LOOSE_TOL = 1e-4  # first-order conic/QP solvers (SCS, OSQP) stop at a looser accuracy
 LOOSE_SOLVERS = {"SCS", "OSQP"}
 TIMEOUT = 120.0
-_OBJ_HEADER = re.compile(r"^OBJECTIVE:(.*?)(?=^[A-Z][A-Z ]+:|\Z)", re.DOTALL | re.MULTILINE)
 
 
 def solvers(folder: Path) -> tuple[str, str]:
@@ -58,24 +58,16 @@ def close(a: float | None, b: float | None, tol: float = TOL) -> bool:
 
 def sense(folder: Path) -> str:
     """'min' or 'max': from expected.json if present, else from the SNOP's objective wording."""
-    expected = folder / "expected.json"
-    if expected.exists() and _read_json(expected).get("sense") in ("min", "max"):
-        return _read_json(expected)["sense"]
-    return snop_sense(folder)
+    expected = load_problem(folder).expected or {}
+    return expected["sense"] if expected.get("sense") in ("min", "max") else snop_sense(folder)
 
 
 def snop_sense(folder: Path) -> str:
-    """'min' or 'max' from the word minimize/maximize in the SNOP's objective (snop.json or description.txt)."""
-    if (folder / "snop.json").exists():
-        source, text = folder / "snop.json", str(_read_json(folder / "snop.json").get("objective", ""))
-    elif (folder / "description.txt").exists():
-        source, match = folder / "description.txt", _OBJ_HEADER.search((folder / "description.txt").read_text())
-        text = match.group(1) if match else ""
-    else:
-        raise SpecError(folder, "", "no snop.json or description.txt")
-    found = objective_sense(text)
+    """'min' or 'max' from the word minimize/maximize in the SNOP's objective."""
+    problem = load_problem(folder)
+    found = objective_sense(problem.snop.objective)
     if found is None:
-        raise SpecError(source, "objective", "cannot tell the sense: say either 'minimize' or 'maximize'")
+        raise SpecError(problem.snop_path, "objective", "cannot tell the sense: say either 'minimize' or 'maximize'")
     return found
 
 
@@ -143,8 +135,8 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
     with ThreadPoolExecutor(2) as pool:
         primary, secondary = pool.map(lambda s: run_reference(folder, s, timeout), (first, second))
     expected_path = folder / "expected.json"
-    expected = _read_json(expected_path) if expected_path.exists() else None
-    result = Check(_name(folder), the_sense, primary, secondary, expected)
+    expected = load_problem(folder).expected
+    result = Check(short_name(folder), the_sense, primary, secondary, expected)
     for run in (primary, secondary):
         if run["error"]:
             result.problems.append(f"{run['solver']} failed: {run['error']}")
@@ -186,7 +178,7 @@ def discover(root: Path | str) -> list[Path]:
     found = [p for p in root.iterdir() if (p / "reference" / "solver.py").exists()]
     if not found:
         raise SpecError(root, "", "no reference/solver.py here or in its subfolders")
-    return sorted(found, key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)])
+    return natural_order(found)
 
 
 def _solver_py(folder: Path) -> Path:
@@ -194,20 +186,6 @@ def _solver_py(folder: Path) -> Path:
     if not path.exists():
         raise SpecError(path, "", "missing: ground truth needs a reference solver")
     return path
-
-
-def _read_json(path: Path) -> dict:
-    try:
-        value = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SpecError(path, "", f"not readable JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise SpecError(path, "", "expected a JSON object")
-    return value
-
-
-def _name(folder: Path) -> str:
-    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +63,16 @@ class Problem:
         if not self.tests_dir.is_dir():
             return []
         return sorted(inside(self.root, p) for p in self.tests_dir.glob("test_*.py"))
+
+
+def natural_order(folders) -> list[Path]:
+    """Folders sorted the way people number them: nlp4lp/2 before nlp4lp/10."""
+    return sorted(folders, key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)])
+
+
+def short_name(folder: Path) -> str:
+    """`nlp4lp/12`: the folder and its parent, enough to tell problems apart in reports."""
+    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
 
 
 def inside(root: Path, path: Path) -> Path:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import threading
 import time
@@ -25,11 +24,11 @@ from optimus.agent import MODES, Options, solve
 from optimus.bench.backends import Delayed, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import final_attempt, ground_truth, judge
-from optimus.errors import ConfigError, OptimusError, SpecError
+from optimus.errors import ConfigError, SpecError
 from optimus.faults import FaultPlan, parse_spec
 from optimus.llm import LLMClient, LLMLog
 from optimus.llm.client import Backend
-from optimus.problem import SNOP_FILES, Problem, load_problem
+from optimus.problem import SNOP_FILES, Problem, load_problem, natural_order, short_name
 from optimus.report import ABS_TOL, REL_TOL
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
@@ -79,10 +78,6 @@ class BenchOptions:
 
 def problem_dirs(dirs: list[Path]) -> list[Path]:
     """Each DIR is a problem folder, or a folder of them (taken in natural order)."""
-
-    def natural(p: Path) -> list:
-        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
-
     found = []
     for d in dirs:
         if not d.is_dir():
@@ -90,22 +85,11 @@ def problem_dirs(dirs: list[Path]) -> list[Path]:
         if any((d / n).exists() for n in SNOP_FILES):
             found.append(d)
             continue
-        subs = sorted(
-            (
-                p
-                for p in d.iterdir()
-                if p.is_dir() and any((p / n).exists() for n in SNOP_FILES)
-            ),
-            key=natural,
-        )
+        subs = natural_order(p for p in d.iterdir() if p.is_dir() and any((p / n).exists() for n in SNOP_FILES))
         if not subs:
             raise SpecError(d, "", "no problem folder here (none holds snop.json or description.txt)")
         found += subs
     return found
-
-
-def key_of(folder: Path) -> str:
-    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
 
 
 class Results:
@@ -147,7 +131,7 @@ def check_settings(out: Path, settings: dict) -> None:
 
 def prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Subject | None, str]:
     """Copy the folder into the work area and find its ground truth; (None, why) when it cannot be run."""
-    key = key_of(folder)
+    key = short_name(folder)
     errors = [str(f) for f in validate(folder) if f.level == "error"]
     if errors:
         return None, errors[0]
@@ -188,10 +172,10 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     started = time.monotonic()
 
-    todo = [f for f in folders if any((key_of(f), m) not in results.done for m in opts.modes)]
+    todo = [f for f in folders if any((short_name(f), m) not in results.done for m in opts.modes)]
     with ThreadPoolExecutor(opts.jobs) as pool:
         prepared = list(pool.map(lambda f: prepare(f, opts.out, opts.timeout, opts.llm == "reference"), todo))
-    skipped = {key_of(f): why for f, (s, why) in zip(todo, prepared) if s is None}
+    skipped = {short_name(f): why for f, (s, why) in zip(todo, prepared) if s is None}
     subjects = [s for s, _ in prepared if s is not None]
     for key, why in skipped.items():
         progress(f"skip {key}: {why}")
@@ -292,8 +276,6 @@ def run_row(
     report, error = None, None
     try:
         report = solve(problem, client, sandbox, run, options)
-    except OptimusError as exc:
-        error = f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
         error = f"{type(exc).__name__}: {exc}"
     total = time.monotonic() - started

@@ -113,6 +113,11 @@ def check_request(
     return work.resolve(), files, clean
 
 
+def with_interpreter(cmd: list[str], python: str) -> list[str]:
+    """`python` as a command's first word means the backend's interpreter, the one with the solver stack."""
+    return [python if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
+
+
 def base_env(path: str, home: str, extra: Mapping[str, str]) -> dict[str, str]:
     """The whole environment inside: a minimal PATH/HOME/LANG plus what the caller passed, nothing inherited."""
     env = {"PATH": path, "HOME": home, "LANG": LANG, "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"}

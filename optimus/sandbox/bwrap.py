@@ -28,6 +28,7 @@ from optimus.sandbox.base import (
     check_request,
     from_shell_status,
     infer_killed_by,
+    with_interpreter,
 )
 from optimus.sandbox.files import NOBODY, mount_points, others_can_read, owned_by
 from optimus.sandbox.local import rlimit_args, run_capped, tasks_of_uid
@@ -75,7 +76,7 @@ class BwrapBackend(Backend):
         limits = limits or Limits()
         work, files, extra = check_request(cmd, workdir, readonly, env)
         python = sys.executable
-        argv = [python if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
+        argv = with_interpreter(cmd, python)
         run_env = base_env(f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin", "/tmp", extra)
         root = os.geteuid() == 0
         uid, gid = (NOBODY, NOBODY) if root else (os.getuid(), os.getgid())

@@ -26,6 +26,7 @@ from optimus.sandbox.base import (
     check_request,
     from_shell_status,
     infer_killed_by,
+    with_interpreter,
 )
 from optimus.sandbox.files import NOBODY, mount_points, owned_by
 from optimus.sandbox.local import Capture
@@ -80,7 +81,7 @@ class DockerBackend(Backend):
 
         limits = limits or Limits()
         work, files, extra = check_request(cmd, workdir, readonly, env)
-        argv = [IMAGE_PYTHON if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
+        argv = with_interpreter(cmd, IMAGE_PYTHON)
         root = os.geteuid() == 0
         # As root, the container runs as nobody and gets the work dir for the run; otherwise as us.
         uid, gid = (NOBODY, NOBODY) if root else (os.getuid(), os.getgid())

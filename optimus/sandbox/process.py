@@ -14,7 +14,15 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from optimus.sandbox.base import Backend, Limits, RunResult, base_env, check_request, infer_killed_by
+from optimus.sandbox.base import (
+    Backend,
+    Limits,
+    RunResult,
+    base_env,
+    check_request,
+    infer_killed_by,
+    with_interpreter,
+)
 from optimus.sandbox.local import rlimit_args, run_capped, tasks_of_uid
 
 CANNOT_HOLD = (
@@ -55,7 +63,7 @@ class ProcessBackend(Backend):
         limits = limits or Limits()
         work, files, extra = check_request(cmd, workdir, readonly, env)
         python = sys.executable
-        argv = [python if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
+        argv = with_interpreter(cmd, python)
         path = f"{os.path.dirname(python)}:/usr/local/bin:/usr/bin:/bin"
         with tempfile.TemporaryDirectory(prefix="optimus-home-") as home, _copies(work, files):
             run_env = base_env(path, home, extra)
