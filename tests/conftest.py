@@ -2,7 +2,15 @@
 
 import pytest
 
+from optimus.sandbox import get_backend
 from tests.scripted_server import scripted_llm  # noqa: F401
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """The process backend: fast, for tests about the loop rather than about isolation (tests/test_sandbox*
+    exercise docker and bwrap)."""
+    return get_backend("process")
 
 
 @pytest.fixture(autouse=True)

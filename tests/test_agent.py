@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from optimus.cli import main
+from tests.helpers import NLP4LP, copy_problem
 from tests.test_validate_malformed import DATA, SNOP
 
 REPO = Path(__file__).resolve().parent.parent
@@ -224,9 +224,8 @@ def test_invalid_folder_exits_2_before_any_model_call(problem, scripted_llm, cap
 
 @pytest.mark.parametrize("number", ["12"])
 def test_reference_backend_solves_a_benchmark_problem_offline(tmp_path, number):
-    source = REPO / "nlp4lp" / number
-    root = tmp_path / number
-    shutil.copytree(source, root, ignore=shutil.ignore_patterns("runs"))
+    source = NLP4LP / number
+    root = copy_problem(number, tmp_path / number)
     code = main(["solve", str(root), "--llm", "reference", "--sandbox", "process"])
     report = json.loads((root / "runs" / "latest" / "report.json").read_text())
     expected = json.loads((source / "expected.json").read_text())
@@ -274,8 +273,7 @@ def test_agent_runs_solver_tests_and_resolve_in_a_real_sandbox(tmp_path, backend
     from tests.sandbox_fixtures import backend_or_skip
 
     backend_or_skip(backend)
-    root = tmp_path / "12"
-    shutil.copytree(REPO / "nlp4lp" / "12", root, ignore=shutil.ignore_patterns("runs"))
+    root = copy_problem("12", tmp_path / "12")
     assert main(["solve", str(root), "--llm", "reference", "--sandbox", backend, "--mode", "supervised"]) == 0
     report = json.loads((root / "runs" / "latest" / "report.json").read_text())
     assert report["sandbox"] == backend and report["status"] == "solved" and report["tests"]["passed"] > 0

@@ -23,9 +23,9 @@ from optimus.faults import FaultPlan
 from optimus.llm.reference import ReferenceBackend
 from optimus.problem import load_problem
 from optimus.sandbox import Limits, get_backend
+from tests.helpers import NLP4LP, copy_problem
 from tests.scripted_server import RecordedRequest, ScriptedLLM
 
-NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=20, cpu_s=20, memory_mb=4096)
 
 
@@ -36,7 +36,7 @@ def listing(folder: Path) -> list[str]:
 def test_verdict_needs_the_supervised_tests_and_the_objective(tmp_path):
     sandbox = get_backend("process")
     folder = tmp_path / "5"
-    shutil.copytree(NLP4LP / "5", folder, ignore=shutil.ignore_patterns("runs", "test_generated.py"))
+    copy_problem("5", folder)
     expected, _ = ground_truth(folder)
     problem = load_problem(folder)
     ran = run_program(

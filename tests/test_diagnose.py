@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 from pathlib import Path
 
 import highspy
@@ -14,11 +13,11 @@ import pytest
 
 from optimus.cli import main
 from optimus.problem import load_problem
-from optimus.sandbox import Limits, get_backend
+from optimus.sandbox import Limits
 from optimus.verify import verify_attempt
+from tests.helpers import NLP4LP, copy_problem
 from tests.test_verify import run_program
 
-NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=120, cpu_s=120, memory_mb=4096)
 INFEASIBLE = sorted(p.name for p in NLP4LP.glob("*-infeasible") if (p / "reference" / "solver.py").is_file())
 UNBOUNDED = sorted(p.name for p in NLP4LP.glob("*-unbounded") if (p / "reference" / "solver.py").is_file())
@@ -29,10 +28,6 @@ def test_the_status_variants_are_there():
     # The parametrized tests below would silently run for none if a glob found nothing.
     assert len(INFEASIBLE) >= 3 and len(UNBOUNDED) >= 2, (INFEASIBLE, UNBOUNDED)
 
-
-@pytest.fixture(scope="module")
-def sandbox():
-    return get_backend("process")
 
 
 def why_section(name: str, heading: str) -> str:
@@ -168,7 +163,7 @@ def test_milp_infeasible_only_in_integers_uses_the_deletion_filter(tmp_path, san
 
 def solved_run(name: str, tmp_path: Path) -> Path:
     folder = tmp_path / name
-    shutil.copytree(NLP4LP / name, folder, ignore=shutil.ignore_patterns("runs"))
+    copy_problem(name, folder)
     main(["solve", str(folder), "--llm", "reference", "--sandbox", "process", "--mode", "prompt"])
     return (folder / "runs" / "latest").resolve()
 

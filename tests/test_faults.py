@@ -18,10 +18,9 @@ from optimus.llm.reference import ReferenceBackend
 from optimus.problem import load_problem
 from optimus.prompts import render
 from optimus.runstore import RunStore
-from optimus.sandbox import Limits, get_backend
-from optimus.stages.testgen import GENERATED
+from optimus.sandbox import Limits
+from tests.helpers import NLP4LP, copy_problem
 
-NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=20, cpu_s=20, memory_mb=4096)
 SHORT = Limits(
     wall_s=4, cpu_s=4, memory_mb=4096
@@ -30,17 +29,12 @@ SHORT = Limits(
 PREFERRED = ["1", "5", "8", "6", "2", "3", "7", "4"]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    return get_backend("process")
-
 
 def subject(name: str, tmp: Path) -> Subject:
     """A bench-style copy of nlp4lp/<name> under tmp, with its ground truth."""
-    src = NLP4LP / name
     dest = tmp / name
     if not dest.exists():
-        shutil.copytree(src, dest, ignore=shutil.ignore_patterns("runs", GENERATED))
+        copy_problem(name, dest)
     expected, why = ground_truth(dest)
     assert expected is not None, why
     return Subject(f"nlp4lp/{name}", load_problem(dest), expected, tmp / f"{name}-trials")

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from optimus.sandbox import Limits, get_backend
 from optimus.verify import verify_attempt
+from tests.helpers import NLP4LP, copy_problem
 
-NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=120, cpu_s=120, memory_mb=4096)
 
-
-@pytest.fixture(scope="module")
-def sandbox():
-    return get_backend("process")
 
 
 def run_program(code: str, data: Path, workdir: Path, sandbox) -> Path:
@@ -193,7 +188,7 @@ def test_agent_feeds_the_disagreement_to_fix(tmp_path):
             return text
 
     folder = tmp_path / "p"
-    shutil.copytree(NLP4LP / "1", folder, ignore=shutil.ignore_patterns("runs"))
+    copy_problem("1", folder)
     problem = load_problem(folder)
     run = RunStore(folder)
     client = LLMClient(ReferenceBackend(problem, WrongObjectiveFirst()), log=None,
