@@ -28,8 +28,6 @@ from optimus.stages.testgen import TestSource, resolve_tests
 from optimus.stages.testrun import TestOutcome, run_tests
 from optimus.verify import verify_execution
 
-MODES = ("prompt", "debug", "autotests", "supervised", "full")
-
 
 @dataclass
 class Options:

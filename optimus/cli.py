@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from optimus import __version__
-from optimus.agent import MODES
 from optimus.errors import OptimusError
 from optimus.sandbox import cli as sandbox_cli
+from optimus.stages import MODES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from optimus.errors import ConfigError
+from optimus.stages import MODES
 
 # The library lives in optimus.bench.runner (run_bench, BenchOptions), .judge (the verdict), .draw (which fault
 # each problem gets), .summary (summary.md, summary.png); this module only holds the command's arguments, so
@@ -24,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="problem folders, or folders of them")
     p.add_argument(
         "--mode",
-        default="prompt,debug,autotests,supervised,full",
+        default=",".join(MODES),
         help="comma list of modes (default: all five)",
     )
     p.add_argument(

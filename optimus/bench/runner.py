@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from optimus.agent import MODES, Options, solve
+from optimus.agent import Options, solve
 from optimus.bench.backends import Delayed, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import final_attempt, ground_truth, judge
@@ -32,6 +32,7 @@ from optimus.problem import SNOP_FILES, Problem, load_problem, natural_order, sh
 from optimus.report import ABS_TOL, REL_TOL
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
+from optimus.stages import MODES
 from optimus.stages.testgen import GENERATED
 from optimus.stages.testrun import TestOutcome
 from optimus.validate import validate

@@ -6,8 +6,8 @@ import itertools
 import json
 from pathlib import Path
 
-from optimus.agent import MODES
 from optimus.faults import CATALOGUE
+from optimus.stages import MODES
 
 
 def pct(k: int, n: int) -> str:

@@ -1,2 +1,7 @@
 """The pipeline stages, one module each: formulate, codegen (+ debug and fix), execute, testgen, testrun,
 rephrase. Each takes a Context and returns an artifact; optimus.agent strings them into the loop."""
+
+# The paper's ablation, weakest first: prompt (one shot), debug (+ repair on execution errors), autotests (+ model-
+# written tests), supervised (+ the folder's own tests), full (+ rephrased statements). Here, not in optimus.agent,
+# so that the CLI can offer them without importing the whole pipeline.
+MODES = ("prompt", "debug", "autotests", "supervised", "full")
