@@ -31,13 +31,16 @@ def template(name: str) -> str:
     return (PROMPT_DIR / f"{name}.txt").read_text(encoding="utf-8")
 
 
-def render(name: str, **values: str) -> Prompt:
+def render(name: str, pool: dict[str, str] | None = None, **values: str) -> Prompt:
+    """Fill template `name`. Keyword values must each have a placeholder; `pool` (the SNOP's parts) offers
+    values the template may or may not use."""
     text = template(name)
     wanted = set(_PLACEHOLDER.findall(text))
-    if missing := wanted - values.keys():
-        raise PromptError(f"prompt {name!r} needs values for {sorted(missing)}")
     if unused := values.keys() - wanted:
         raise PromptError(f"prompt {name!r} has no placeholder for {sorted(unused)}")
+    values = {**{k: v for k, v in (pool or {}).items() if k in wanted}, **values}
+    if missing := wanted - values.keys():
+        raise PromptError(f"prompt {name!r} needs values for {sorted(missing)}")
     rendered = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
     return Prompt(name, rendered, hashlib.sha256(text.encode()).hexdigest()[:16])
 

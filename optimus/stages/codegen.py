@@ -20,32 +20,17 @@ def solver_rules(ctx: Context) -> str:
 
 
 def codegen(ctx: Context, formulation: str) -> str:
-    values = ctx.spec_values()
-    prompt = render(
-        "codegen",
-        formulation=formulation,
-        solver_rules=solver_rules(ctx),
-        **{k: values[k] for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
-                                  "output_format", "output_info")},
-    )
+    prompt = render("codegen", ctx.spec_values(), formulation=formulation, solver_rules=solver_rules(ctx))
     return ask_for_code(ctx, "codegen", prompt)
 
 
 def debug(ctx: Context, formulation: str, code: str, evidence: str) -> str:
-    values = ctx.spec_values()
-    prompt = render(
-        "debug", formulation=formulation, code=code.rstrip(), evidence=evidence,
-        **{k: values[k] for k in ("statements", "input_format", "data_summary", "output_format")},
-    )
+    prompt = render("debug", ctx.spec_values(), formulation=formulation, code=code.rstrip(), evidence=evidence)
     return ask_for_code(ctx, "debug", prompt)
 
 
 def fix(ctx: Context, formulation: str, code: str, evidence: str) -> str:
-    values = ctx.spec_values()
-    prompt = render(
-        "fix", formulation=formulation, code=code.rstrip(), evidence=evidence,
-        statements=values["statements"], objective=values["objective"],
-    )
+    prompt = render("fix", ctx.spec_values(), formulation=formulation, code=code.rstrip(), evidence=evidence)
     return ask_for_code(ctx, "fix", prompt)
 
 

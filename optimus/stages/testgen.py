@@ -25,9 +25,7 @@ class TestSource:
 
 
 def generate_tests(ctx: Context) -> str:
-    values = ctx.spec_values()
-    prompt = render("testgen", **{k: values[k] for k in ("statements", "objective", "input_format", "data_summary",
-                                                        "output_format", "output_info")})
+    prompt = render("testgen", ctx.spec_values())
     return ask_for_code(ctx, "testgen", prompt)
 
 

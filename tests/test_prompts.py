@@ -1,0 +1,40 @@
+"""Prompt templates: a placeholder without a value, or a value without a placeholder, is an error."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from optimus.prompts import PROMPT_DIR, PromptError, render
+
+SPEC = {k: f"<{k}>" for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
+                              "output_info", "output_format")}
+# What each stage passes besides the SNOP's parts (optimus/stages/*.py).
+EXTRA = {
+    "formulate": {}, "testgen": {},
+    "codegen": {"formulation": "F", "solver_rules": "R"},
+    "debug": {"formulation": "F", "code": "C", "evidence": "E"},
+    "fix": {"formulation": "F", "code": "C", "evidence": "E"},
+    "rephrase": {"number": "1"},
+}
+
+
+@pytest.mark.parametrize("stage", sorted(EXTRA))
+def test_every_stage_prompt_fills_every_placeholder(stage):
+    prompt = render(stage, SPEC, **EXTRA[stage])
+    assert not re.search(r"\{\{\w+\}\}", prompt.text), prompt.text
+    assert len(prompt.template_hash) == 16
+
+
+def test_missing_and_unused_values_are_errors_but_unused_pool_entries_are_not():
+    with pytest.raises(PromptError, match="needs values for"):
+        render("debug", SPEC, formulation="F", code="C")
+    with pytest.raises(PromptError, match="no placeholder for"):
+        render("formulate", SPEC, code="C")
+    assert "<objective>" in render("formulate", SPEC).text and "<output_format>" not in render("formulate", SPEC).text
+
+
+def test_every_template_file_is_a_stage_or_a_fragment():
+    names = {p.stem for p in PROMPT_DIR.glob("*.txt")}
+    assert names == set(EXTRA) | {"system", "solver_pulp", "solver_cvxpy"}
