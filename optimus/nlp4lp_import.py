@@ -17,7 +17,7 @@ from pathlib import Path
 from optimus.errors import SpecError
 from optimus.files import read_text, write_json
 from optimus.snop import objective_sense, parse_text, render_text
-from optimus.validate import validate
+from optimus.validate import loose_key, validate
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
@@ -83,11 +83,11 @@ def import_problem(src: Path, dest: Path) -> Imported:
 def _match_keys(input_format: str, data: dict, result: Imported) -> str:
     """A key of input_format missing from data.json but equal to one of its keys up to case and
     punctuation (officers_needed ~ OfficersNeeded) is renamed to the data's key, and the change reported."""
-    loose = {re.sub(r"[^a-z0-9]", "", k.lower()): k for k in data}
+    loose = {loose_key(k): k for k in data}
     for key in re.findall(r'"([^"\n]+)"\s*:', input_format):
         if key in data:
             continue
-        match = loose.get(re.sub(r"[^a-z0-9]", "", key.lower()))
+        match = loose.get(loose_key(key))
         if match:
             input_format = input_format.replace(f'"{key}"', f'"{match}"')
             result.mapped.append(f"input_format key {key!r} → data.json key {match!r}")

@@ -129,7 +129,3 @@ def _bound_of(range_text: str) -> str | None:
     text = range_text.strip().rstrip(",")
     match = _BOUND.search(text)
     return match.group(1) if match else None
-
-
-def keys(entries: list[Entry]) -> list[str]:
-    return [e.key for e in entries]

@@ -120,10 +120,10 @@ class DataCheck:
 
     def run(self) -> list[Finding]:
         named = {e.key for e in self.entries}
-        loose = {_loose(k): k for k in self.data}
+        loose = {loose_key(k): k for k in self.data}
         for entry in self.entries:
             if entry.key not in self.data:
-                hint = loose.get(_loose(entry.key))
+                hint = loose.get(loose_key(entry.key))
                 extra = f"; did you mean {hint!r}?" if hint else ""
                 self.error(f"$.{entry.key}", f"expected key {entry.key!r} (named in input_format), not found{extra}")
             else:
@@ -187,7 +187,8 @@ def _fixed_size(symbol: str, data: dict[str, Any]) -> tuple[int, str] | None:
     return None
 
 
-def _loose(key: str) -> str:
+def loose_key(key: str) -> str:
+    """A key up to case and punctuation: officers_needed ~ OfficersNeeded."""
     return re.sub(r"[^a-z0-9]", "", key.lower())
 
 

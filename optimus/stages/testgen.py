@@ -47,8 +47,7 @@ def resolve_tests(ctx: Context, mode: str, regen: bool) -> TestSource:
     if not files:
         _write_generated(ctx)
         return TestSource("generated", {GENERATED: generated.read_text()}, "no tests in tests/: generated")
-    kind = "supervised"
-    return TestSource(kind, files, note)
+    return TestSource("supervised", files, note)
 
 
 def _write_generated(ctx: Context) -> None:
