@@ -6,10 +6,12 @@ import argparse
 import json
 
 from rich.console import Console
+from rich.markup import escape
 
 from optimus.agent import Options, solve
 from optimus.errors import SpecError
 from optimus.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend
+from optimus.llm.reference import DESCRIPTION, ReferenceBackend
 from optimus.problem import Problem, load_problem
 from optimus.report import Report
 from optimus.runstore import RunStore
@@ -33,10 +35,11 @@ def run_solve(args: argparse.Namespace) -> int:
                        use_cache=not args.no_cache)
     options = Options(mode=args.mode, max_debug=args.max_debug, max_fix=args.max_fix, rephrasings=args.rephrasings,
                       regen_tests=args.regen_tests, limits=limits)
-    what = " (offline: answers from reference/, no language model)" if backend.name == "reference" else ""
-    console.print(f"[bold]optimus[/] {problem.root} — mode {args.mode}, LLM {backend.name}:{backend.model}{what}, "
-                  f"sandbox {sandbox.name}")
-    report = solve(problem, client, sandbox, run, options, progress=lambda m: console.print(f"  {m}"))
+    what = f" ({DESCRIPTION})" if backend.name == "reference" else ""
+    console.print(f"[bold]optimus[/] {escape(str(problem.root))} — mode {args.mode}, LLM {backend.name}:"
+                  f"{backend.model}{what}, sandbox {sandbox.name}")
+    # Progress lines quote programs and tracebacks: never read them as rich markup ("[/tmp/x]" would raise).
+    report = solve(problem, client, sandbox, run, options, progress=lambda m: console.print(f"  {m}", markup=False))
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     summarize(report, console)
@@ -45,8 +48,6 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def make_backend(args: argparse.Namespace, problem: Problem):
     if args.llm == "reference":
-        from optimus.llm.reference import ReferenceBackend
-
         return ReferenceBackend(problem)
     cfg = LLMConfig.from_env(model=args.model, base_url=args.base_url, temperature=args.temperature,
                              max_tokens=args.max_tokens).require()
@@ -55,21 +56,21 @@ def make_backend(args: argparse.Namespace, problem: Problem):
 
 def summarize(report: Report, console: Console) -> None:
     colour = "green" if report.verified else "red"
-    console.print(f"[bold {colour}]{report.status}[/] — {report.message}")
+    console.print(f"[bold {colour}]{report.status}[/] — {escape(report.message)}")
     if report.objective is not None:
         line = f"  objective {report.objective}"
         if report.objective_matches is not None:
             expected = report.expected["objective"]
             line += f" ({'matches' if report.objective_matches else 'differs from'} expected {expected})"
-        console.print(line)
+        console.print(line, markup=False)
     verification = report.verification or {}
     if verification.get("summary"):
-        console.print(f"  verify: {verification['summary']}")
+        console.print(f"  verify: {verification['summary']}", markup=False)
     diagnosis = verification.get("diagnosis") or {}
     if diagnosis.get("message"):
-        console.print(f"  [bold]diagnosis[/]: {diagnosis['message']}")
+        console.print(f"  [bold]diagnosis[/]: {escape(diagnosis['message'])}")
     usage = report.llm_usage
     console.print(f"  LLM calls {usage.get('calls', 0)} (+{usage.get('cached_calls', 0)} from the log), "
                   f"tokens {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)}; "
                   f"seconds: {report.seconds}")
-    console.print(f"  run folder: {report.run_dir}")
+    console.print(f"  run folder: {report.run_dir}", markup=False)

@@ -278,3 +278,15 @@ def test_agent_runs_solver_tests_and_resolve_in_a_real_sandbox(tmp_path, backend
     report = json.loads((root / "runs" / "latest" / "report.json").read_text())
     assert report["sandbox"] == backend and report["status"] == "solved" and report["tests"]["passed"] > 0
     assert report["verification"]["outcome"] == "agrees"
+
+
+def test_terminal_shows_test_messages_that_look_like_markup(problem, scripted_llm, capsys):
+    # Failing-test messages reach the terminal; rich would read "[/tmp/x]" as a closing tag and raise.
+    (problem / "tests").mkdir()
+    (problem / "tests" / "test_mix.py").write_text(
+        "def test_path(output):\n    assert False, 'cannot open [/tmp/x] or [bold]y'\n")
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(GOOD))
+    code, report = solve(problem, scripted_llm, "--mode", "supervised", "--max-fix", "0")
+    assert code == 1 and "[/tmp/x] or [bold]y" in report["message"]
+    assert "[/tmp/x] or [bold]y" in capsys.readouterr().err
