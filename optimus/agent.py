@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from optimus import families
 from optimus.datasummary import summarize
 from optimus.errors import LLMError
 from optimus.llm import LLMClient
@@ -26,7 +27,6 @@ from optimus.stages.formulate import formulate
 from optimus.stages.rephrase import Rejected, rephrase
 from optimus.stages.testgen import TestSource, resolve_tests
 from optimus.stages.testrun import TestOutcome, run_tests
-from optimus.verify import verify_execution
 
 
 @dataclass
@@ -60,7 +60,8 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
         llm["what"] = DESCRIPTION
     report = Report(problem=str(problem.root), mode=options.mode, llm=llm, sandbox=sandbox.name,
                     expected=problem.expected, run_dir=str(run.dir))
-    ctx = Context(problem, problem.snop, client, sandbox, options.limits, run, summarize(problem.data))
+    ctx = Context(problem, problem.snop, client, sandbox, options.limits, run, summarize(problem.data),
+                  family=families.choose(problem))
     tests, result = None, VariantResult()
     try:
         if options.mode in ("autotests", "supervised", "full"):
@@ -112,6 +113,9 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
     formulation = formulate(ctx)
     ctx.run.write(prefix + "formulation.md", formulation)
     progress("formulate: done")
+    if ctx.family is None:  # the SNOP left the solver open: the formulation chose, and said why
+        ctx.family, why = families.from_formulation(formulation)
+        progress(f"family: {ctx.family.name} ({why})")
     code = cg.codegen(ctx, formulation)
     debug_left = options.max_debug if options.mode != "prompt" else 0
     fix_left = options.max_fix if tests is not None else 0
@@ -131,7 +135,7 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             return result
         status = ex.solution.get("status")
         progress(f"run {number}: ok — status {status}, objective {ex.solution.get('objective')}")
-        check = verify_execution(ctx, ex)  # re-solve model.mps, outside the generated code's control
+        check = ctx.family.recheck(ctx, ex)  # e.g. re-solve model.mps, outside the generated code's control
         result.verification = check.to_dict()
         progress(f"verify {number}: {check.summary}")
         if check.disagrees:
@@ -142,23 +146,25 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             code = cg.fix(ctx, formulation, code, check.evidence())
             continue
         if tests is None:
-            result.verified = status == "optimal" or status == expected_status
+            result.verified = status in families.FOUND or status == expected_status
             result.message = f"ran; solver status {status} (no tests in mode {options.mode})"
             return result
         if status in ("infeasible", "unbounded") and status == expected_status:
             result.verified, result.message = True, f"{status}, as expected.json says"
             return result
         outcome = TestOutcome()
-        if status == "optimal":
-            outcome = run_tests(ctx.sandbox, ctx.limits, ctx.problem.data_path, tests.files, ex, workdir / "tests")
+        found = status in families.FOUND
+        if found:
+            outcome = run_tests(ctx.sandbox, ctx.limits, ctx.problem.data_path, tests.files, ex, workdir / "tests",
+                                ctx.family.conftest())
             ctx.sandbox_seconds += outcome.seconds
         result.tests = outcome
-        evidence = f"{status_evidence(status)}\n{check.evidence()}".strip() if status != "optimal" else outcome.evidence()
-        if status == "optimal" and outcome.ok:
+        evidence = f"{status_evidence(status)}\n{check.evidence()}".strip() if not found else outcome.evidence()
+        if found and outcome.ok:
             progress(f"tests {number}: {outcome.passed} passed")
-            result.verified, result.message = True, f"optimal; {outcome.passed} tests passed"
+            result.verified, result.message = True, f"{status}; {outcome.passed} tests passed"
             return result
-        progress(f"tests {number}: {outcome.failed} failed" if status == "optimal" else f"status {status}")
+        progress(f"tests {number}: {outcome.failed} failed" if found else f"status {status}")
         if fix_left:
             fix_left -= 1
             code = cg.fix(ctx, formulation, code, evidence)
@@ -179,8 +185,9 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.solver_status = solution.get("status")
     report.objective = solution.get("objective")
     report.verified = result.verified
+    report.family = ctx.family.name if ctx.family else None
     if result.verified:
-        report.status = "solved" if report.solver_status == "optimal" else report.solver_status
+        report.status = "solved" if report.solver_status in families.FOUND else report.solver_status
     elif report.solver_status in ("infeasible", "unbounded"):
         report.status = report.solver_status
     else:

@@ -23,6 +23,7 @@ class Report:
     mode: str
     llm: dict[str, Any]  # backend, model, and for the reference backend what it is
     sandbox: str
+    family: str | None = None  # the solver family that ran (optimus.families)
     status: str = "error"  # solved | failed | infeasible | unbounded | error
     solver_status: str | None = None
     objective: float | None = None

@@ -6,23 +6,25 @@ import re
 
 import pytest
 
+from optimus import families
 from optimus.prompts import PROMPT_DIR, PromptError, render
 
 SPEC = {k: f"<{k}>" for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
-                              "output_info", "output_format")}
+                              "output_info", "output_format", "solver_rules")}
 # What each stage passes besides the SNOP's parts (optimus/stages/*.py).
 EXTRA = {
-    "formulate": {}, "testgen": {},
-    "codegen": {"formulation": "F", "solver_rules": "R"},
+    "formulate": {"solver_note": "N"}, "testgen": {},
+    "codegen": {"formulation": "F"},
     "debug": {"formulation": "F", "code": "C", "evidence": "E"},
     "fix": {"formulation": "F", "code": "C", "evidence": "E"},
     "rephrase": {"number": "1"},
 }
 
 
+@pytest.mark.parametrize("family", families.NAMES)
 @pytest.mark.parametrize("stage", sorted(EXTRA))
-def test_every_stage_prompt_fills_every_placeholder(stage):
-    prompt = render(stage, SPEC, **EXTRA[stage])
+def test_every_stage_prompt_fills_every_placeholder(stage, family):
+    prompt = render(families.load(family).prompt_name(stage), SPEC, **EXTRA[stage])
     assert not re.search(r"\{\{\w+\}\}", prompt.text), prompt.text
     assert len(prompt.template_hash) == 16
 
@@ -31,10 +33,15 @@ def test_missing_and_unused_values_are_errors_but_unused_pool_entries_are_not():
     with pytest.raises(PromptError, match="needs values for"):
         render("debug", SPEC, formulation="F", code="C")
     with pytest.raises(PromptError, match="no placeholder for"):
-        render("formulate", SPEC, code="C")
-    assert "<objective>" in render("formulate", SPEC).text and "<output_format>" not in render("formulate", SPEC).text
+        render("formulate", SPEC, solver_note="N", code="C")
+    text = render("formulate", SPEC, solver_note="N").text
+    assert "<objective>" in text and "<output_format>" not in text
 
 
 def test_every_template_file_is_a_stage_or_a_fragment():
+    """Shared stage prompts, a family's own version of one (`<stage>_<family>`), a family's codegen rules."""
     names = {p.stem for p in PROMPT_DIR.glob("*.txt")}
-    assert names == set(EXTRA) | {"system", "solver_pulp", "solver_cvxpy"}
+    own = {f"{stage}_{family}" for stage in EXTRA for family in families.NAMES}
+    rules = {f"solver_{family}" for family in families.NAMES}
+    assert names - set(EXTRA) - {"system"} <= own | rules, "a prompt file no stage or family reads"
+    assert set(EXTRA) <= names

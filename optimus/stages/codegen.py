@@ -7,31 +7,28 @@ from __future__ import annotations
 
 from optimus.errors import LLMError
 from optimus.llm import CodeExtractionError, extract_code
-from optimus.prompts import Prompt, render, template
+from optimus.prompts import Prompt, render
 from optimus.stages.context import Context
 
 # How often an answer without a usable program is sent back before the stage gives up.
 MAX_EXTRACTION_RETRIES = 2
 
 
-def solver_rules(ctx: Context) -> str:
-    wants_cvxpy = ctx.snop.solver == "cvxpy" or (ctx.snop.solver == "ANY" and ctx.snop.problem_type in ("QP", "NLP"))
-    return template("solver_cvxpy" if wants_cvxpy else "solver_pulp").strip()
-
-
 def codegen(ctx: Context, formulation: str) -> str:
-    prompt = render("codegen", ctx.spec_values(), formulation=formulation, solver_rules=solver_rules(ctx))
-    return ask_for_code(ctx, "codegen", prompt)
+    prompt = render(ctx.family.prompt_name("codegen"), ctx.spec_values(), formulation=formulation)
+    return ask_for_code(ctx, "codegen", prompt, ctx.family.lang)
 
 
 def debug(ctx: Context, formulation: str, code: str, evidence: str) -> str:
-    prompt = render("debug", ctx.spec_values(), formulation=formulation, code=code.rstrip(), evidence=evidence)
-    return ask_for_code(ctx, "debug", prompt)
+    prompt = render(ctx.family.prompt_name("debug"), ctx.spec_values(), formulation=formulation,
+                    code=code.rstrip(), evidence=evidence)
+    return ask_for_code(ctx, "debug", prompt, ctx.family.lang)
 
 
 def fix(ctx: Context, formulation: str, code: str, evidence: str) -> str:
-    prompt = render("fix", ctx.spec_values(), formulation=formulation, code=code.rstrip(), evidence=evidence)
-    return ask_for_code(ctx, "fix", prompt)
+    prompt = render(ctx.family.prompt_name("fix"), ctx.spec_values(), formulation=formulation,
+                    code=code.rstrip(), evidence=evidence)
+    return ask_for_code(ctx, "fix", prompt, ctx.family.lang)
 
 
 def ask_for_code(ctx: Context, stage: str, prompt: Prompt, lang: str = "python") -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from optimus.families import Family
 from optimus.llm import LLMClient
 from optimus.problem import Problem
 from optimus.prompts import Prompt, messages
@@ -23,6 +24,7 @@ class Context:
     limits: Limits
     run: RunStore
     data_summary: str
+    family: Family | None = None  # None until chosen (formulate chooses when the SNOP leaves it open)
     attempts: Counter = field(default_factory=Counter)
     sandbox_seconds: float = 0.0
 
@@ -34,6 +36,7 @@ class Context:
     def spec_values(self) -> dict[str, str]:
         """The SNOP's parts, as prompts show them. Data values are never among them: only the summary."""
         return {
+            "solver_rules": self.family.codegen_rules() if self.family else "",
             "problem_type": self.snop.problem_type,
             "statements": numbered(self.snop.problem_info),
             "objective": self.snop.objective,

@@ -1,4 +1,4 @@
-"""run: solver.py in the sandbox, with data.json read-only; what went wrong becomes evidence for debug."""
+"""run: the family's artifact (solver.py, …) in the sandbox, with data.json read-only; what went wrong becomes evidence for debug."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from optimus.errors import SandboxError
+from optimus.families import STATUSES as SOLUTION_STATUSES
 from optimus.sandbox import RunResult, read_result_file
 from optimus.stages.context import Context
 
-SOLUTION_STATUSES = ("optimal", "infeasible", "unbounded", "time_limit", "error")
 # Evidence is capped so that a prompt never grows with the program's output.
 MAX_EVIDENCE_CHARS = 3000
 
@@ -35,8 +35,8 @@ class Execution:
 
 def execute(ctx: Context, code: str, workdir: Path) -> Execution:
     workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "solver.py").write_text(code)
-    result = ctx.sandbox.run(["python", "solver.py"], workdir=workdir,
+    argv = ctx.family.prepare(ctx, workdir, code)
+    result = ctx.sandbox.run(argv, workdir=workdir,
                              readonly={"data.json": ctx.problem.data_path}, limits=ctx.limits)
     ctx.sandbox_seconds += result.wall_s
     (workdir / "run.json").write_text(json.dumps(result.to_dict(), indent=2))

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from optimus import families
 from optimus.prompts import render
 from optimus.stages.context import Context
 
+CHOOSE = ("Choose the solver family that fits the problem best:\n{choices}\n"
+          "Write your choice on the first line of the formulation as `Family: NAME — why`.")
+
 
 def formulate(ctx: Context) -> str:
-    prompt = render("formulate", ctx.spec_values())
+    if ctx.family is None:
+        name, note = "formulate", CHOOSE.format(choices=families.choices())
+    else:
+        name, note = ctx.family.prompt_name("formulate"), f"It will be solved with {ctx.family.name}: {ctx.family.what}."
+    prompt = render(name, ctx.spec_values(), solver_note=note)
     return ctx.ask("formulate", prompt).text.strip() + "\n"

@@ -25,7 +25,7 @@ class TestSource:
 
 
 def generate_tests(ctx: Context) -> str:
-    prompt = render("testgen", ctx.spec_values())
+    prompt = render(ctx.family.prompt_name("testgen") if ctx.family else "testgen", ctx.spec_values())
     return ask_for_code(ctx, "testgen", prompt)
 
 

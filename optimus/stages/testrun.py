@@ -59,11 +59,11 @@ class TestOutcome:
 
 
 def run_tests(sandbox: SandboxBackend, limits: Limits, data: Path, tests: dict[str, str], ex: Execution,
-              workdir: Path) -> TestOutcome:
+              workdir: Path, conftest: Path = CONFTEST) -> TestOutcome:
     """`tests` maps file name → module text. They run in the sandbox beside `data` (read-only, as data.json)
-    and copies of the output.json and solution.json that `ex` read."""
+    and copies of the output.json and solution.json that `ex` read; `conftest` is the family's fixtures."""
     workdir.mkdir(parents=True, exist_ok=True)
-    shutil.copy(CONFTEST, workdir / "conftest.py")
+    shutil.copy(conftest, workdir / "conftest.py")
     for name, text in tests.items():
         if is_run_style(text):
             # A public NLP4LP test: run() returns error strings. Keep it out of collection; a shim reports
