@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_arguments(p)
     p.set_defaults(func=cmd_bench)
 
+    p = sub.add_parser("logs", help="list past exchanges with models, newest first (from logs.db)")
+    p.add_argument("-n", "--count", type=int, default=3, help="how many exchanges (default 3; 0 for all)")
+    p.add_argument("--stage", help="only this stage (formulate, codegen, debug, fix, testgen, …)")
+    p.add_argument("--json", action="store_true", help="the rows as JSON, messages included")
+    p.set_defaults(func=cmd_logs)
+
     p = sub.add_parser("diagnose", help="re-solve a past run's captured model; explain infeasible/unbounded")
     p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder: <problem>/runs/<stamp>/")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
@@ -155,6 +161,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from optimus.bench import run_from_args
 
     return run_from_args(args)
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    from optimus.llm.log import default_path, recent
+
+    rows = recent(args.count if args.count > 0 else -1, stage=args.stage)  # SQLite: LIMIT -1 is no limit
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print(f"no exchanges logged in {default_path()}{' for stage ' + args.stage if args.stage else ''}",
+              file=sys.stderr)
+    for row in reversed(rows):  # oldest first, like a conversation
+        tokens = f"{row['prompt_tokens'] or 0}+{row['completion_tokens'] or 0} tokens"
+        print(f"## {row['created']} · {row['stage']} · {row['backend']}:{row['model']} · {tokens} · "
+              f"prompt {row['prompt_name']} ({row['prompt_hash']})")
+        print(f"### request\n{row['messages'][-1]['content'].rstrip()}\n### response\n{row['response'].rstrip()}\n")
+    return 0
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:

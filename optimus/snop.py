@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -14,7 +15,6 @@ import jsonschema
 from optimus.errors import SpecError
 from optimus.files import read_json, read_text
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "snop_schemas"
 
 _TYPE_ALIASES = {"MIP": "MILP", "ILP": "MILP", "IP": "MILP", "LP or MILP": "MILP", "MILP or LP": "MILP"}
 
@@ -38,7 +38,8 @@ _HEADER_LINE = re.compile(rf"^({'|'.join(HEADERS)}):(.*)$", re.MULTILINE)
 
 @cache
 def schema(name: str = "snop") -> dict:
-    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
+    # Package data, so an installed wheel has them too (snop_schemas/ in the repo links here for people).
+    return json.loads(resources.files("optimus.schemas").joinpath(f"{name}.schema.json").read_text())
 
 
 @dataclass

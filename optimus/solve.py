@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from optimus.agent import Options, solve
 from optimus.errors import SpecError
-from optimus.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend
+from optimus.llm import LLMClient, LLMConfig, LLMLog
 from optimus.llm.reference import DESCRIPTION, ReferenceBackend
 from optimus.problem import Problem, load_problem
 from optimus.report import Report
@@ -49,6 +49,8 @@ def run_solve(args: argparse.Namespace) -> int:
 def make_backend(args: argparse.Namespace, problem: Problem):
     if args.llm == "reference":
         return ReferenceBackend(problem)
+    from optimus.llm.openai_backend import OpenAIBackend
+
     cfg = LLMConfig.from_env(model=args.model, base_url=args.base_url, temperature=args.temperature,
                              max_tokens=args.max_tokens).require()
     return OpenAIBackend(cfg)

@@ -4,7 +4,6 @@ from optimus.llm.client import Backend, Completion, LLMClient, LLMStats, request
 from optimus.llm.config import LLMConfig
 from optimus.llm.extract import CodeExtractionError, extract_code
 from optimus.llm.log import LLMLog
-from optimus.llm.openai_backend import OpenAIBackend
 
 __all__ = [
     "Backend",
@@ -18,3 +17,12 @@ __all__ = [
     "extract_code",
     "request_hash",
 ]
+
+
+def __getattr__(name: str):
+    # The openai package takes ~0.5 s to import: only runs that talk to a model pay for it.
+    if name == "OpenAIBackend":
+        from optimus.llm.openai_backend import OpenAIBackend
+
+        return OpenAIBackend
+    raise AttributeError(f"module 'optimus.llm' has no attribute {name!r}")

@@ -159,10 +159,11 @@ class LLMLog:
             latency_s=row["latency_s"] or 0.0,
         )
 
-    def recent(self, limit: int = 20) -> list[dict]:
-        """The newest `limit` exchanges, newest first, messages decoded."""
+    def recent(self, limit: int = 20, stage: str | None = None) -> list[dict]:
+        """The newest `limit` exchanges (of `stage`, when given), newest first, messages decoded."""
+        where, params = ("WHERE stage = ?", (stage, limit)) if stage else ("", (limit,))
         with self._connect() as db:
-            rows = db.execute("SELECT * FROM responses ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+            rows = db.execute(f"SELECT * FROM responses {where} ORDER BY id DESC LIMIT ?", params).fetchall()
         out = []
         for row in rows:
             item = dict(row)
@@ -175,6 +176,10 @@ class LLMLog:
             return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
 
-def recent(limit: int = 20, path: Path | str | None = None) -> list[dict]:
-    """Rows for `optimus logs`: the newest exchanges in the log at `path` (default: default_path())."""
-    return LLMLog(path).recent(limit)
+def recent(limit: int = 20, path: Path | str | None = None, stage: str | None = None) -> list[dict]:
+    """Rows for `optimus logs`: the newest exchanges in the log at `path` (default: default_path()); none when
+    no log exists yet (reading never creates one)."""
+    path = Path(path) if path is not None else default_path()
+    if not path.is_file():
+        return []
+    return LLMLog(path).recent(limit, stage)
