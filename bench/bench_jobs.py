@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", default="supervised")
     parser.add_argument("--faults", default="none")
     parser.add_argument("--sandbox", default="bwrap")
+    parser.add_argument("--sandboxes", type=int, default=None, help="sandboxed runs at once (default: cores)")
     args = parser.parse_args(argv)
     # Problems with a shipped expected.json: no ground truth to compute, so the timings are the rows alone.
     # Default: as many problems as jobs (the first with a shipped expected.json, so no ground truth is computed):
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
                 faults=args.faults,
                 sandbox=args.sandbox,
                 latency=args.latency,
+                **({"sandboxes": args.sandboxes} if args.sandboxes else {}),
             )
 
         alone = {}

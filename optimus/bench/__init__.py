@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     p.add_argument("--jobs", type=int, default=1, help="rows run at once (default 1)")
     p.add_argument("--llm-concurrency", type=int, default=4, help="model calls in flight at once (default 4)")
+    p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,
+                   help="sandboxed runs at once (default: the number of cores)")
     p.add_argument(
         "--faults", default="none", help="all, none, or a comma list of fault names (reference only)"
     )
@@ -65,8 +68,8 @@ def run_from_args(args: argparse.Namespace) -> int:
 
         cfg = LLMConfig.from_env(model=args.model, base_url=args.base_url).require()
         make_backend, model = (lambda: OpenAIBackend(cfg)), cfg.model
-    if args.llm_concurrency < 1:
-        raise ConfigError("--llm-concurrency must be at least 1")
+    if args.llm_concurrency < 1 or args.sandboxes < 1:
+        raise ConfigError("--llm-concurrency and --sandboxes must be at least 1")
     opts = BenchOptions(
         dirs=args.dirs,
         out=args.out or Path("results/bench"),
@@ -83,6 +86,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         max_fix=args.max_fix,
         rephrasings=args.rephrasings,
         llm_concurrency=args.llm_concurrency,
+        sandboxes=args.sandboxes,
         model=model,
         make_backend=make_backend,
     )

@@ -1,4 +1,5 @@
-"""Wrappers for benchmarks: a bound on concurrent model calls and a simulated model latency."""
+"""Wrappers for benchmarks: a bound on concurrent model calls, on concurrent sandboxed runs, and a simulated
+model latency."""
 
 from __future__ import annotations
 
@@ -36,3 +37,18 @@ class Delayed:
         comp = self.backend.complete(stage, messages)
         time.sleep(max(0.0, self.seconds - (time.monotonic() - started)))
         return replace(comp, latency_s=comp.latency_s + self.seconds)
+
+
+class SandboxSlots:
+    """At most `slots` sandboxed runs at once across the bench's rows: many rows may wait on a model, but the
+    CPU work queues instead of landing on the cores all at once (`--sandboxes`, default: the number of cores)."""
+
+    def __init__(self, sandbox, slots: int):
+        self.sandbox, self.semaphore = sandbox, threading.Semaphore(slots)
+
+    def __getattr__(self, name: str):
+        return getattr(self.sandbox, name)  # name, holds, … of the wrapped backend
+
+    def run(self, *args, **kwargs):
+        with self.semaphore:
+            return self.sandbox.run(*args, **kwargs)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from optimus.agent import Options, solve
-from optimus.bench.backends import Delayed, Throttled
+from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import final_attempt, ground_truth, judge
 from optimus.errors import ConfigError, SpecError
@@ -59,6 +59,7 @@ class BenchOptions:
     max_fix: int = 5
     rephrasings: int = 5
     llm_concurrency: int = 4  # model calls in flight at once (openai backend)
+    sandboxes: int = field(default_factory=lambda: os.cpu_count() or 1)  # sandboxed runs at once
     latency: float = 0.0  # simulated seconds per model call (bench/bench_jobs.py)
     model: str = "reference"
     make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
@@ -169,7 +170,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     opts.out.mkdir(parents=True, exist_ok=True)
     check_settings(opts.out, opts.settings())
     results = Results(opts.out / "results.jsonl")
-    sandbox = get_backend(opts.sandbox)
+    sandbox = SandboxSlots(get_backend(opts.sandbox), opts.sandboxes)
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     started = time.monotonic()
 
