@@ -39,6 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     p.add_argument("--jobs", type=int, default=1, help="rows run at once (default 1)")
     p.add_argument("--llm-concurrency", type=int, default=4, help="model calls in flight at once (default 4)")
+    p.add_argument("--executor", choices=["thread", "ray"], default="thread",
+                   help="thread: this machine; ray: Ray tasks, local or on a cluster (pip install 'optimus[ray]')")
+    p.add_argument("--address", help="with --executor ray: a cluster, e.g. ray://head:10001 (default: local Ray)")
+    p.add_argument("--rpm", type=int, default=0, help="with --executor ray: model requests per minute (0: no limit)")
     p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,
                    help="sandboxed runs at once (default: the number of cores)")
     p.add_argument(
@@ -87,6 +91,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         rephrasings=args.rephrasings,
         llm_concurrency=args.llm_concurrency,
         sandboxes=args.sandboxes,
+        executor=args.executor,
+        ray_address=args.address,
+        rpm=args.rpm,
         model=model,
         make_backend=make_backend,
     )

@@ -15,7 +15,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +61,9 @@ class BenchOptions:
     llm_concurrency: int = 4  # model calls in flight at once (openai backend)
     sandboxes: int = field(default_factory=lambda: os.cpu_count() or 1)  # sandboxed runs at once
     latency: float = 0.0  # simulated seconds per model call (bench/bench_jobs.py)
+    executor: str = "thread"  # "thread" (this machine) or "ray" (optimus.bench.ray_executor)
+    ray_address: str | None = None  # None: a local Ray on this machine
+    rpm: int = 0  # model requests per minute, at most (ray executor; 0: no limit)
     model: str = "reference"
     make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
 
@@ -209,27 +212,32 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         if stop.is_set():
             return None
         subject, mode = task
-        row = run_row(subject, mode, opts, sandbox, limits, shared, assignment.get(subject.key))
-        results.add(row)
-        return row
+        return run_row(subject, mode, opts, sandbox, limits, shared, assignment.get(subject.key))
 
+    def threaded() -> Iterator[dict]:
+        pool = ThreadPoolExecutor(opts.jobs)
+        pending = {pool.submit(one, t) for t in tasks}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (row for row in (fut.result() for fut in done) if row is not None)
+        except BaseException:
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+
+    if opts.executor == "ray":
+        from optimus.bench.ray_executor import run_rows
+
+        rows = run_rows(tasks, opts, assignment)
+    else:
+        rows = threaded()
     total, finished = len(tasks), 0
-    pool = ThreadPoolExecutor(opts.jobs)
-    futures = [pool.submit(one, t) for t in tasks]
-    try:
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                row = fut.result()
-                if row is not None:
-                    finished += 1
-                    progress(f"[{finished}/{total}] {line(row)}")
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    for row in rows:  # rows are written here, in the driver, whichever executor ran them: resume works across
+        results.add(row)
+        finished += 1
+        progress(f"[{finished}/{total}] {line(row)}")
     progress(
         f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.rows)} in {opts.out}/results.jsonl)"
     )
@@ -244,8 +252,10 @@ def run_row(
     limits: Limits,
     shared: Backend | None,
     drawn: tuple[str, int] | None,
+    wrap: Callable[[Backend], Backend] | None = None,
 ) -> dict:
-    """One problem in one mode, on a fresh copy; the row holds the loop's report and the bench's verdict."""
+    """One problem in one mode, on a fresh copy; the row holds the loop's report and the bench's verdict.
+    `wrap` wraps the row's model backend (the Ray executor's cluster-wide call budget)."""
     folder = opts.out / "work" / subject.key / mode
     if folder.exists():
         shutil.rmtree(folder)
@@ -258,6 +268,8 @@ def run_row(
     backend = shared if shared is not None else reference_backend(problem, plan)
     if opts.latency:
         backend = Delayed(backend, opts.latency)
+    if wrap is not None:
+        backend = wrap(backend)
     run = RunStore(folder)
     client = LLMClient(
         backend,
