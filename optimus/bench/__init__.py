@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="thread: this machine; ray: Ray tasks, local or on a cluster (pip install 'optimus[ray]')")
     p.add_argument("--address", help="with --executor ray: a cluster, e.g. ray://head:10001 (default: local Ray)")
     p.add_argument("--rpm", type=int, default=0, help="with --executor ray: model requests per minute (0: no limit)")
+    p.add_argument("--price-in", type=float, help="money per 1M prompt tokens: adds cost per solved problem")
+    p.add_argument("--price-out", type=float, help="money per 1M completion tokens (with --price-in)")
     p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,
                    help="sandboxed runs at once (default: the number of cores)")
     p.add_argument(
@@ -101,7 +103,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     rows = run_bench(opts)
     skipped_path = opts.out / "skipped.json"
     skipped = json.loads(skipped_path.read_text()) if skipped_path.exists() else {}
-    path = write_summary(opts.out, rows, wall_s=time.monotonic() - started, skipped=skipped)
+    prices = (args.price_in, args.price_out or 0.0) if args.price_in is not None else None
+    path = write_summary(opts.out, rows, wall_s=time.monotonic() - started, skipped=skipped, prices=prices)
     print(path.read_text())
     print(f"wrote {opts.out / 'results.jsonl'}, {path}, {opts.out / 'summary.png'}")
     return 0

@@ -19,11 +19,15 @@ def modes_of(rows: list[dict]) -> list[str]:
     return [m for m in MODES if m in present]
 
 
-def mode_stats(rows: list[dict], mode: str) -> dict:
+def mode_stats(rows: list[dict], mode: str, prices: tuple[float, float] | None = None) -> dict:
+    """`prices`: money per 1M prompt and per 1M completion tokens, for the cost per solved problem."""
     these = [r for r in rows if r["mode"] == mode]
     solved = [r for r in these if r["success"]]
     calls = sum(r["llm_calls"] for r in these)
     tokens = sum(r["prompt_tokens"] + r["completion_tokens"] for r in these)
+    cost = None
+    if prices is not None:
+        cost = sum(r["prompt_tokens"] * prices[0] + r["completion_tokens"] * prices[1] for r in these) / 1e6
     return {
         "n": len(these),
         "success": len(solved),
@@ -32,6 +36,7 @@ def mode_stats(rows: list[dict], mode: str) -> dict:
         "false_claims": sum(r["verified"] and not r["success"] for r in these),
         "calls_per_solved": calls / len(solved) if solved else None,
         "tokens_per_solved": tokens / len(solved) if solved else None,
+        "cost_per_solved": cost / len(solved) if solved and cost is not None else None,
         "seconds": sum(r["seconds"]["total"] for r in these) / len(these) if these else 0.0,
     }
 
@@ -122,8 +127,10 @@ def uncaught_line(name: str, problems: list[str], faulted: list[dict]) -> str:
 
 
 def write_summary(
-    out: Path, rows: list[dict], title: str = "", wall_s: float | None = None, skipped: dict | None = None
+    out: Path, rows: list[dict], title: str = "", wall_s: float | None = None, skipped: dict | None = None,
+    prices: tuple[float, float] | None = None,
 ) -> Path:
+    """`prices` (per 1M prompt / completion tokens) adds the money spent per solved problem to the table."""
     modes = modes_of(rows)
     settings = json.loads((out / "bench.json").read_text()) if (out / "bench.json").exists() else {}
     faults = settings.get("faults") or []
@@ -141,18 +148,23 @@ def write_summary(
         "",
         (
             "| mode | problems | success | execution | loop said verified | of those wrong | "
-            "LLM calls / solved | tokens / solved | s / problem |"
+            "LLM calls / solved | tokens / solved | s / problem |" + (" cost / solved |" if prices else "")
         ),
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if prices else ""),
     ]
     for m in modes:
-        s = mode_stats(rows, m)
+        s = mode_stats(rows, m, prices)
         per = lambda v: f"{v:.1f}" if v is not None else "–"
+        cost = s["cost_per_solved"]
         head.append(
             f"| {m} | {s['n']} | {pct(s['success'], s['n'])} | {pct(s['executed'], s['n'])} | "
             f"{s['claimed']} | {s['false_claims']} | {per(s['calls_per_solved'])} | "
             f"{per(s['tokens_per_solved'])} | {s['seconds']:.1f} |"
+            + ((f" {cost:.4f} |" if cost is not None else " – |") if prices else "")
         )
+    if prices:
+        head += ["", (f"Cost at {prices[0]:g} per 1M prompt tokens and {prices[1]:g} per 1M completion tokens "
+                      "(--price-in/--price-out): all of the mode's tokens ÷ problems solved.")]
     if settings.get("llm") == "reference":
         head += [
             "",
