@@ -2,7 +2,9 @@
 
 Modes mirror the paper's ablation: prompt (one shot), debug (+ repair on execution errors), autotests
 (+ model-written tests and repair on failures), supervised (+ the user's tests instead), full (supervised +
-rephrased statements, first passing variant wins).
+rephrased statements, first passing variant wins, and a self-assessment of each passing run); direct is a
+planning baseline (the model answers with the plan). What runs and how it is re-checked is the family's
+(optimus.families); the loop never asks which family it is.
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from optimus import families
+from optimus.checks import evidence as checks_evidence
+from optimus.checks import failed as failed_checks
+from optimus.checks import run_checks
 from optimus.datasummary import summarize
-from optimus.errors import LLMError
+from optimus.errors import ConfigError, LLMError
 from optimus.llm import LLMClient
 from optimus.problem import Problem
-from optimus.report import Report, objective_matches
+from optimus.report import Report, label_abs_tol, objective_matches
 from optimus.runstore import RunStore, attempt_path
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.stages import codegen as cg
+from optimus.stages.assess import MAX_ROUNDS as MAX_ASSESSMENTS
+from optimus.stages.assess import assess, revise
 from optimus.stages.context import Context
 from optimus.stages.execute import Execution, execute
 from optimus.stages.formulate import formulate
@@ -36,6 +43,8 @@ class Options:
     max_fix: int = 5
     rephrasings: int = 5
     regen_tests: bool = False
+    optimal: bool = False  # ask a family that has the choice for a proven-optimal answer (pddl: A* with LM-cut)
+    assess: bool | None = None  # self-assessment after the tests pass (optimus.stages.assess); None: on in full
     limits: Limits = field(default_factory=lambda: Limits(wall_s=120, cpu_s=120, memory_mb=4096))
 
 
@@ -47,6 +56,9 @@ class VariantResult:
     verified: bool = False
     message: str = ""
     verification: dict | None = None  # the independent re-solve of the last run's captured model
+    checks: list[dict] = field(default_factory=list)  # the harness's own checks of the last run (optimus.checks)
+    ran: bool = False  # it ran, every check passed, but nothing could verify it (no tests, no re-solve)
+    assessment: list[dict] | None = None  # the self-assessment rounds (None: assessment off)
 
 
 def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: RunStore, options: Options,
@@ -60,8 +72,13 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
         llm["what"] = DESCRIPTION
     report = Report(problem=str(problem.root), mode=options.mode, llm=llm, sandbox=sandbox.name,
                     expected=problem.expected, run_dir=str(run.dir))
-    ctx = Context(problem, problem.snop, client, sandbox, options.limits, run, summarize(problem.data),
-                  family=families.choose(problem))
+    summary = summarize(problem.data, problem.snop.input_format)
+    ctx = Context(problem, problem.snop, client, sandbox, options.limits, run, summary,
+                  family=families.choose(problem), mode=options.mode, optimal=options.optimal)
+    if options.mode == "direct" and (ctx.family is None or ctx.family.prompt_name("direct") == "direct"):
+        raise ConfigError(f"--mode direct: the model answers with the solution itself, which only a family with "
+                          f"a direct prompt takes (planning: solver pddl); {problem.root} is solved with "
+                          f"{ctx.family.name if ctx.family else 'a family formulate chooses'}")
     tests, result = None, VariantResult()
     try:
         if options.mode in ("autotests", "supervised", "full"):
@@ -110,17 +127,23 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
             progress: Callable[[str], None]) -> VariantResult:
     """One statement variant through formulate, codegen and the bounded repair loop."""
     prefix = f"v{index}/"
-    formulation = formulate(ctx)
-    ctx.run.write(prefix + "formulation.md", formulation)
-    progress("formulate: done")
-    if ctx.family is None:  # the SNOP left the solver open: the formulation chose, and said why
-        ctx.family, why = families.from_formulation(formulation)
-        progress(f"family: {ctx.family.name} ({why})")
-    code = cg.codegen(ctx, formulation)
-    debug_left = options.max_debug if options.mode != "prompt" else 0
+    if options.mode == "direct":  # the baseline: the model answers with the solution itself, one shot
+        formulation, code = "", cg.direct(ctx)
+        progress("direct: answered")
+    else:
+        formulation = formulate(ctx)
+        ctx.run.write(prefix + "formulation.md", formulation)
+        progress("formulate: done")
+        if ctx.family is None:  # the SNOP left the solver open: the formulation chose, and said why
+            ctx.family, why = families.from_formulation(formulation)
+            progress(f"family: {ctx.family.name} ({why})")
+        code = cg.codegen(ctx, formulation)
+    debug_left = options.max_debug if options.mode not in ("prompt", "direct") else 0
     fix_left = options.max_fix if tests is not None else 0
     expected_status = (ctx.problem.expected or {}).get("status")
     result = VariantResult()
+    if options.assess if options.assess is not None else options.mode == "full":
+        result.assessment = []
     for number in range(1, 2 + options.max_debug + options.max_fix):
         workdir = ctx.run.path(attempt_path(index, number))
         ex = execute(ctx, code, workdir)
@@ -131,23 +154,37 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
                 debug_left -= 1
                 code = cg.debug(ctx, formulation, code, ex.evidence)
                 continue
-            result.message = f"the program did not run: {ex.evidence.splitlines()[0]}"
+            first, last = ex.evidence.strip().splitlines()[0], ex.evidence.strip().splitlines()[-1]
+            result.message = f"the program did not run: {first}" + (f" … {last.strip()}" if last != first else "")
             return result
         status = ex.solution.get("status")
         progress(f"run {number}: ok — status {status}, objective {ex.solution.get('objective')}")
+        harness = run_checks(ctx.snop.output_format, ctx.snop.input_format, ctx.problem.data, ex.output, ex.solution)
+        result.checks = [c.to_dict() for c in harness]
+        if failed_checks(harness):
+            progress(f"checks {number}: {len(failed_checks(harness))} failed — {failed_checks(harness)[0].message}")
         check = ctx.family.recheck(ctx, ex)  # e.g. re-solve model.mps, outside the generated code's control
         result.verification = check.to_dict()
         progress(f"verify {number}: {check.summary}")
-        if check.disagrees:
-            if not fix_left:
-                result.message = f"not verified: {check.summary}"
-                return result
-            fix_left -= 1
-            code = cg.fix(ctx, formulation, code, check.evidence())
-            continue
+        if check.disagrees or failed_checks(harness):
+            # The harness's own checks and the re-solve are evidence like failing tests: fix, or in a mode
+            # without tests debug, mends them; with no repair left the run ends unverified.
+            evidence = "\n".join(e for e in (checks_evidence(harness), check.evidence() if check.disagrees else "") if e)
+            if fix_left:
+                fix_left -= 1
+                code = cg.fix(ctx, formulation, code, evidence)
+                continue
+            if debug_left and failed_checks(harness):
+                debug_left -= 1
+                code = cg.debug(ctx, formulation, code, evidence)
+                continue
+            result.message = f"not verified: {evidence.splitlines()[0].removeprefix('- ')}"
+            return result
         if tests is None:
-            result.verified = status in families.FOUND or status == expected_status
-            result.message = f"ran; solver status {status} (no tests in mode {options.mode})"
+            result.verified = check.outcome == "agrees" or (status not in families.FOUND and status == expected_status)
+            result.ran = not result.verified and status in families.FOUND
+            how = f"verified by {check.summary}" if result.verified else f"not verified: {check.summary}"
+            result.message = f"solver status {status}; {how} (no tests in mode {options.mode})"
             return result
         if status in ("infeasible", "unbounded") and status == expected_status:
             result.verified, result.message = True, f"{status}, as expected.json says"
@@ -156,13 +193,27 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
         found = status in families.FOUND
         if found:
             outcome = run_tests(ctx.sandbox, ctx.limits, ctx.problem.data_path, tests.files, ex, workdir / "tests",
-                                ctx.family.conftest())
+                                ctx.family.conftest(), ctx.family.test_files(workdir))
             ctx.sandbox_seconds += outcome.seconds
         result.tests = outcome
-        evidence = f"{status_evidence(status)}\n{check.evidence()}".strip() if not found else outcome.evidence()
+        evidence = (f"{ctx.family.no_solution_hint(status)}\n{check.evidence()}".strip() if not found
+                    else outcome.evidence())
         if found and outcome.ok:
             progress(f"tests {number}: {outcome.passed} passed")
             result.verified, result.message = True, f"{status}; {outcome.passed} tests passed"
+            if result.assessment is not None and len(result.assessment) < MAX_ASSESSMENTS:
+                # Verified by its tests; the model's review of its own steps may still send one back.
+                revised = second_look(ctx, result, formulation, code, ex, number, fix_left > 0, progress)
+                if revised is not None:
+                    fix_left -= 1
+                    result.verified = False
+                    if revised[0] != formulation:
+                        ctx.run.write(prefix + f"formulation-round{len(result.assessment)}.md", revised[0])
+                    formulation, code = revised
+                    continue
+            doubting = sum(r["action"] != "none" for r in result.assessment or [])
+            if doubting:
+                result.message += f"; the self-assessment scored a step 0 in {doubting} of {len(result.assessment)} round(s)"
             return result
         progress(f"tests {number}: {outcome.failed} failed" if found else f"status {status}")
         if fix_left:
@@ -174,9 +225,23 @@ def attempt(ctx: Context, index: int, tests: TestSource | None, options: Options
     return result
 
 
-def status_evidence(status: str) -> str:
-    return (f"The solver reported the model {status}, but the problem is expected to have an optimal solution. "
-            "Look for a constraint with the wrong direction or scale, a wrong bound, or a missing variable.")
+def second_look(ctx: Context, result: VariantResult, formulation: str, code: str, ex: Execution, number: int,
+                can_repair: bool, progress: Callable[[str], None]) -> tuple[str, str] | None:
+    """One self-assessment round on a run its tests verified: the rewritten (formulation, code) to run next, or
+    None when the verified program stands (nothing doubted, no repair left, or no usable rewrite)."""
+    verdict = assess(ctx, formulation, code, ex.output, ex.solution)
+    progress(f"assess {number}: {verdict.summary}")
+    doubted = [s.step for s in verdict.doubted]
+    action = ("none" if not doubted else "no repair left" if not can_repair
+              else "reformulate" if "formulation" in doubted else "fix")
+    result.assessment.append({"round": len(result.assessment) + 1, "attempt": number, **verdict.to_dict(),
+                              "action": action})
+    if not doubted or not can_repair:
+        return None
+    revised = revise(ctx, formulation, code, verdict)
+    if revised is None:
+        result.assessment[-1]["action"] += " (no usable answer)"
+    return revised
 
 
 def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClient, started: float) -> None:
@@ -186,15 +251,20 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.objective = solution.get("objective")
     report.verified = result.verified
     report.family = ctx.family.name if ctx.family else None
+    report.checks = result.checks
+    report.assessment = result.assessment
     if result.verified:
         report.status = "solved" if report.solver_status in families.FOUND else report.solver_status
     elif report.solver_status in ("infeasible", "unbounded"):
         report.status = report.solver_status
+    elif result.ran:  # executed, the harness checks passed, but neither a re-solve nor tests stand behind it
+        report.status = "ran"
     else:
         report.status = "failed" if report.executed else "error"
     expected = report.expected or {}
     if expected.get("objective") is not None:
-        report.objective_matches = objective_matches(report.objective, expected["objective"])
+        report.objective_matches = objective_matches(report.objective, expected["objective"],
+                                                     abs_tol=label_abs_tol(expected))
     if result.tests is not None:
         report.tests.update(result.tests.to_dict())
     report.message = result.message

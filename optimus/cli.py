@@ -11,7 +11,7 @@ from pathlib import Path
 from optimus import __version__
 from optimus.errors import OptimusError
 from optimus.sandbox import cli as sandbox_cli
-from optimus.stages import MODES
+from optimus.stages import BASELINE_MODES, MODES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,14 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solve", help="formulate, code, run, test and repair until the tests pass")
     p.add_argument("dir", type=Path, metavar="DIR", help="a problem folder")
-    p.add_argument("--mode", choices=MODES, default="full", help="ablation mode (default: full)")
-    p.add_argument("--llm", choices=["openai", "reference"], default="openai",
-                   help="openai: any OpenAI-compatible endpoint; reference: offline, answers from reference/")
-    p.add_argument("--model", help="model name (default: $OPTIMUS_MODEL)")
-    p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
-    p.add_argument("--temperature", type=float)
-    p.add_argument("--max-tokens", type=int)
-    p.add_argument("--no-cache", action="store_true", help="do not answer repeated requests from the log")
+    p.add_argument("--mode", choices=MODES + BASELINE_MODES, default="full",
+                   help="ablation mode (default: full); direct: the model writes the plan itself (planning)")
+    add_llm_arguments(p)
     p.add_argument("--max-debug", type=int, default=5, help="repairs after execution errors (default 5)")
     p.add_argument("--max-fix", type=int, default=5, help="repairs after failed tests (default 5)")
     p.add_argument("--rephrasings", type=int, default=5, help="rewrites of the statements in full mode")
@@ -73,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
     p.add_argument("--timeout", type=float, default=120, help="seconds per sandboxed run (default 120)")
     p.add_argument("--memory", type=int, default=4096, help="MB per sandboxed run (default 4096)")
+    p.add_argument("--optimal", action="store_true",
+                   help="planning: a proven-shortest plan (Fast Downward A* with LM-cut) instead of lama-first")
+    p.add_argument("--assess", action=argparse.BooleanOptionalAction, default=None,
+                   help="after the tests pass, the model rates its own steps and a 0 sends one back "
+                        "(default: on in mode full, off otherwise)")
     p.add_argument("--json", action="store_true", help="print report.json")
     p.set_defaults(func=cmd_solve)
 
@@ -88,6 +88,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="the rows as JSON, messages included")
     p.set_defaults(func=cmd_logs)
 
+    p = sub.add_parser("new", help="a free-text request with its numbers → a problem folder (snop.json, data.json)")
+    p.add_argument("dir", type=Path, metavar="DIR", help="the problem folder to write")
+    p.add_argument("--from", dest="source", required=True, metavar="FILE", help="the request text, or - for stdin")
+    p.add_argument("--data", type=Path, action="append", metavar="FILE",
+                   help="a .csv or .json file read into data.json by code (its values never enter a prompt)")
+    p.add_argument("--force", action="store_true", help="write over DIR's snop.json and data.json")
+    add_llm_arguments(p)
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("repair", help="a dialogue that makes an infeasible run feasible, in new variant folders")
+    p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="an infeasible run: <problem>/runs/<stamp>/")
+    p.add_argument("--accept", type=int, metavar="N", help="answer every round with candidate N (scripted)")
+    p.add_argument("--refuse", metavar="S4,S7", help="statements never to change")
+    p.add_argument("--rounds", type=int, default=10, help="at most this many rounds (default 10)")
+    p.add_argument("--candidates", type=int, default=3, help="changes shown per round (default 3)")
+    p.add_argument("--mode", choices=MODES, help="solve the variants in this mode (default: the run's)")
+    p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
+    p.add_argument("--timeout", type=float, default=120, help="seconds per sandboxed run (default 120)")
+    add_llm_arguments(p)
+    p.set_defaults(func=cmd_repair)
+
     p = sub.add_parser("diagnose", help="re-solve a past run's captured model; explain infeasible/unbounded")
     p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder: <problem>/runs/<stamp>/")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
@@ -95,6 +116,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.set_defaults(func=cmd_diagnose)
     return parser
+
+
+def add_llm_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--llm", choices=["openai", "reference"], default="openai",
+                   help="openai: any OpenAI-compatible endpoint; reference: offline, answers from reference/")
+    p.add_argument("--model", help="model name (default: $OPTIMUS_MODEL)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    p.add_argument("--temperature", type=float)
+    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--no-cache", action="store_true", help="do not answer repeated requests from the log")
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from optimus.new import run_new
+
+    return run_new(args)
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    from optimus.repair import run_repair
+
+    return run_repair(args)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

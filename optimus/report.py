@@ -17,6 +17,13 @@ def objective_matches(value: Any, expected: float | None, rel: float = REL_TOL, 
     return math.isclose(float(value), float(expected), rel_tol=rel, abs_tol=abs_tol)
 
 
+def label_abs_tol(expected: dict | None, floor: float = ABS_TOL) -> float:
+    """The absolute tolerance a label allows: a value printed with few digits (`0.333`, abs_tol 0.0005 in
+    expected.json) matches anything it rounds from; never tighter than `floor`."""
+    written = (expected or {}).get("abs_tol")
+    return max(floor, float(written)) if isinstance(written, (int, float)) else floor
+
+
 @dataclass
 class Report:
     problem: str
@@ -24,7 +31,9 @@ class Report:
     llm: dict[str, Any]  # backend, model, and for the reference backend what it is
     sandbox: str
     family: str | None = None  # the solver family that ran (optimus.families)
-    status: str = "error"  # solved | failed | infeasible | unbounded | error
+    # solved (verified by re-solve or tests, harness checks passed) | ran (executed, checks passed, nothing could
+    # verify it) | failed | infeasible | unbounded | error
+    status: str = "error"
     solver_status: str | None = None
     objective: float | None = None
     expected: dict[str, Any] | None = None
@@ -33,6 +42,10 @@ class Report:
     executed: bool = False
     tests: dict[str, Any] = field(default_factory=dict)
     verification: dict[str, Any] | None = None  # re-solve of the captured model (optimus.verify)
+    checks: list[dict[str, Any]] = field(default_factory=list)  # the harness's own checks (optimus.checks)
+    # The self-assessment rounds after the tests passed: scores and reasons per step, and what was done
+    # about a 0 (optimus.stages.assess). The model's judgement, not a check; None when assessment was off.
+    assessment: list[dict[str, Any]] | None = None
     attempts: dict[str, int] = field(default_factory=dict)
     variants: list[dict[str, Any]] = field(default_factory=list)
     winning_variant: int | None = None

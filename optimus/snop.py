@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from dataclasses import asdict, dataclass, field
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,6 @@ import jsonschema
 
 from optimus.errors import SpecError
 from optimus.files import read_json, read_text
-
 
 _TYPE_ALIASES = {"MIP": "MILP", "ILP": "MILP", "IP": "MILP", "LP or MILP": "MILP", "MILP or LP": "MILP"}
 
@@ -27,12 +26,13 @@ HEADERS = {
     "OUTPUT INFO": "output_info",
     "OUTPUT FORMAT": "output_format",
     "SOLVER": "solver",
+    "NEGOTIABLE": "negotiable",
     "NAME": "name",
     "SOURCE": "source",
     "NOTES": "notes",
     "EXTENSIONS": "extensions",
 }
-_LIST_FIELDS = ("problem_info", "output_info")
+_LIST_FIELDS = ("problem_info", "output_info", "negotiable")
 _HEADER_LINE = re.compile(rf"^({'|'.join(HEADERS)}):(.*)$", re.MULTILINE)
 
 
@@ -55,6 +55,7 @@ class Snop:
     source: str | None = None
     notes: str | None = None
     extensions: dict[str, Any] = field(default_factory=dict)
+    negotiable: list[str] | None = None  # what `optimus repair` may change: statement ids, \param{…} names
 
     def to_dict(self) -> dict[str, Any]:
         """The snop.json form: optional fields only when set, x-… extensions at the top level."""
@@ -127,22 +128,37 @@ def _check_text_form_safe(snop: Snop, file: str | Path) -> None:
 
 
 _EXPLICIT_SENSE = re.compile(r"\b(minimi[sz]|maximi[sz])", re.IGNORECASE)
-_LOOSE_MAX = re.compile(r"\b(maximum|largest|highest|most)\b|\bmax\b", re.IGNORECASE)
-_LOOSE_MIN = re.compile(r"\b(minimum|minimal|smallest|lowest|least|fewest)\b|\bmin\b", re.IGNORECASE)
+_LOOSE_MAX = re.compile(
+    r"\b(maximum|maximal|largest|highest|greatest|biggest|most)\b|\bmax\b", re.IGNORECASE)
+_LOOSE_MIN = re.compile(
+    r"\b(minimum|minimal|smallest|lowest|least|fewest|cheapest|shortest)\b|\bmin\b", re.IGNORECASE)
+# Limits, not goals: "at most 5 trucks" says nothing of the sense.
+_LIMIT_PHRASE = re.compile(r"\bat (most|least)\b|\bno (more|less|fewer) than\b", re.IGNORECASE)
 
 
 def objective_sense(objective: str, loose: bool = False) -> str | None:
     """"min" or "max" when the objective's wording says so (minimize / maximize), else None. `loose` also
-    reads words like "largest" or "minimal number" — fine for importing, too weak to flag a model as wrong."""
+    reads words like "largest", "cheapest" or "most profitable" — fine for importing, too weak to flag a model
+    as wrong."""
     words = {m.lower()[:3] for m in _EXPLICIT_SENSE.findall(objective)}
     if len(words) == 1:
         return words.pop()
     if loose and not words:
-        found = {"max"} if _LOOSE_MAX.search(objective) else set()
-        found |= {"min"} if _LOOSE_MIN.search(objective) else set()
+        goal = _LIMIT_PHRASE.sub(" ", objective)
+        found = {"max"} if _LOOSE_MAX.search(goal) else set()
+        found |= {"min"} if _LOOSE_MIN.search(goal) else set()
         if len(found) == 1:
             return found.pop()
     return None
+
+
+def snop_sense(snop: Snop) -> str | None:
+    """The sense read from the whole SNOP: the objective (loosely), else the one explicit minimize/maximize
+    of the statements and output info. None when still unclear."""
+    found = objective_sense(snop.objective, loose=True)
+    if found is None:
+        found = objective_sense(" ".join([*snop.problem_info, *snop.output_info]))
+    return found
 
 
 # ---- the plain-text form -------------------------------------------------------------------------
@@ -203,6 +219,8 @@ def render_text(snop: Snop) -> str:
     parts.append(f"OUTPUT FORMAT:\n\n{snop.output_format}")
     if snop.solver != "ANY":
         parts.append(f"SOLVER: {snop.solver}")
+    if snop.negotiable is not None:
+        parts.append("NEGOTIABLE:\n\n" + _list_text(snop.negotiable))
     for header, name in (("NAME", "name"), ("SOURCE", "source"), ("NOTES", "notes")):
         value = getattr(snop, name)
         if value is not None:

@@ -34,7 +34,8 @@ def run_solve(args: argparse.Namespace) -> int:
     client = LLMClient(backend, log=LLMLog() if backend.cacheable else None, transcript=run.dir / "transcript.jsonl",
                        use_cache=not args.no_cache)
     options = Options(mode=args.mode, max_debug=args.max_debug, max_fix=args.max_fix, rephrasings=args.rephrasings,
-                      regen_tests=args.regen_tests, limits=limits)
+                      regen_tests=args.regen_tests, optimal=getattr(args, "optimal", False), limits=limits,
+                      assess=getattr(args, "assess", None))
     what = f" ({DESCRIPTION})" if backend.name == "reference" else ""
     console.print(f"[bold]optimus[/] {escape(str(problem.root))} — mode {args.mode}, LLM {backend.name}:"
                   f"{backend.model}{what}, sandbox {sandbox.name}")
@@ -56,9 +57,24 @@ def make_backend(args: argparse.Namespace, problem: Problem):
     return OpenAIBackend(cfg)
 
 
+# What each status word means (README "Status words" says the same).
+STATUS_WORDS = {
+    "solved": "verified: the re-solve agreed or the tests passed, and the harness checks passed",
+    "ran": "it ran and the harness checks passed, but nothing could verify it (no re-solve, no tests)",
+    "failed": "it ran, but a check, the re-solve or the tests found it wrong",
+    "infeasible": "no solution exists, says the solver (verified: the re-solve or expected.json agrees)",
+    "unbounded": "the objective can improve without limit, says the solver (verified: likewise)",
+    "error": "no program ran to the end with readable results",
+}
+
+
 def summarize(report: Report, console: Console) -> None:
-    colour = "green" if report.verified else "red"
-    console.print(f"[bold {colour}]{report.status}[/] — {escape(report.message)}")
+    colour = "green" if report.verified else "yellow" if report.status == "ran" else "red"
+    console.print(f"[bold {colour}]{report.status}[/] ({STATUS_WORDS.get(report.status, '')}) — "
+                  f"{escape(report.message)}", soft_wrap=True)
+    for check in report.checks:
+        if check.get("passed") is False:
+            console.print(f"  check {check['name']}: failed — {check['message']}", markup=False)
     if report.objective is not None:
         line = f"  objective {report.objective}"
         if report.objective_matches is not None:

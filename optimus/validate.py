@@ -1,6 +1,11 @@
 """Consistency checks of a problem folder, before any model is called.
 
 Each problem found is one Finding: file, field or JSON path, and what was expected against what was seen.
+Only what makes the problem unsolvable is an error (exit 2): a SNOP or data.json that cannot be read at all, a
+folder without a SNOP, a file that leads outside the folder, a key input_format names that data.json lacks
+under any spelling, an expected.json or tests/ that cannot be read. Everything else — a template line that
+cannot be read, a shape that disagrees with the template, a number written as a string, keys not described —
+is a warning: the loop goes on, and the data summary tells the model the true shapes.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from typing import Any
 
 from optimus.errors import SpecError
 from optimus.problem import SNOP_FILES, Problem, load_problem
-from optimus.template import Entry, TemplateError, parse_template
+from optimus.template import Entry, Level, read_template
+
+_NUMERIC = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
 @dataclass
@@ -45,15 +52,10 @@ def validate(root: Path | str) -> list[Finding]:
         return [Finding("error", exc.file, exc.where, exc.message)]
     findings: list[Finding] = []
     snop_file = str(problem.snop_path)
-    try:
-        inputs = parse_template(problem.snop.input_format)
-    except TemplateError as exc:
-        findings.append(Finding("error", snop_file, "input_format", f"not a readable template: {exc}"))
-        inputs = None
-    try:
-        parse_template(problem.snop.output_format)
-    except TemplateError as exc:
-        findings.append(Finding("error", snop_file, "output_format", f"not a readable template: {exc}"))
+    inputs = read_template(problem.snop.input_format)
+    for field_name, template in (("input_format", inputs), ("output_format", read_template(problem.snop.output_format))):
+        for note in template.notes:
+            findings.append(Finding("warning", snop_file, field_name, f"template {note}"))
     findings += _check_params(problem, snop_file)
     for getter in (lambda: problem.expected, lambda: problem.test_files()):
         try:
@@ -64,19 +66,20 @@ def validate(root: Path | str) -> list[Finding]:
         data = problem.data
     except SpecError as exc:
         return findings + [Finding("error", exc.file, exc.where, exc.message)]
-    if inputs is not None:
-        findings += DataCheck(problem, inputs, data).run()
+    if inputs.entries:
+        findings += DataCheck(problem, inputs.entries, data).run()
     return findings
 
 
 def _check_params(problem: Problem, snop_file: str) -> list[Finding]:
-    """Every \\param{…} of problem_info must be mentioned in input_format."""
+    """Every \\param{…} of problem_info should be mentioned in input_format (a warning: the data summary
+    still shows the model every key)."""
     mentioned = _symbols(problem.snop.input_format)
     out = []
     for i, statement in enumerate(problem.snop.problem_info):
         for param in marked(statement, "param"):
             if not set(_candidates(param)) & mentioned:
-                out.append(Finding("error", snop_file, f"problem_info[{i}]",
+                out.append(Finding("warning", snop_file, f"problem_info[{i}]",
                                    f"\\param{{{param}}} is never described in input_format"))
     return out
 
@@ -106,76 +109,143 @@ def _symbols(template: str) -> set[str]:
 
 
 class DataCheck:
-    """Checks data.json against input_format: keys, nesting depth, and lengths against the pseudo-for bounds."""
+    """Checks data.json against input_format: keys, nesting, list lengths against the pseudo-for bounds and
+    key sets of maps against each other (and against a list of names the data holds under the set's name)."""
 
     def __init__(self, problem: Problem, entries: list[Entry], data: dict[str, Any]):
         self.file, self.snop_file = str(problem.data_path), str(problem.snop_path)
         self.entries, self.data = entries, data
         self.findings: list[Finding] = []
-        # bound symbol → {length → first JSON path seen with it}
-        self.lengths: dict[str, dict[int, str]] = defaultdict(dict)
+        # bound symbol → {implied value of the symbol → (first JSON path seen with it, its length, its offset)}
+        self.lengths: dict[str, dict[int, tuple[str, int, int]]] = defaultdict(dict)
+        # bound symbol → {key set → first JSON path seen with it}
+        self.keysets: dict[str, dict[frozenset, str]] = defaultdict(dict)
+        self.strings_seen = False
 
     def error(self, where: str, message: str) -> None:
         self.findings.append(Finding("error", self.file, where, message))
 
+    def warn(self, where: str, message: str) -> None:
+        self.findings.append(Finding("warning", self.file, where, message))
+
     def run(self) -> list[Finding]:
-        named = {e.key for e in self.entries}
-        loose = {loose_key(k): k for k in self.data}
-        for entry in self.entries:
-            if entry.key not in self.data:
-                hint = loose.get(loose_key(entry.key))
-                extra = f"; did you mean {hint!r}?" if hint else ""
-                self.error(f"$.{entry.key}", f"expected key {entry.key!r} (named in input_format), not found{extra}")
-            else:
-                self.shape(entry, self.data[entry.key], f"$.{entry.key}")
+        described = self.keys(self.entries, self.data, "$")
         for key in self.data:
-            if key not in named:
-                self.findings.append(Finding("warning", self.file, f"$.{key}", "key not described in input_format"))
+            if key not in described:
+                self.warn(f"$.{key}", "key not described in input_format")
         self.bounds()
         return self.findings
 
+    def keys(self, entries: list[Entry], obj: dict, path: str) -> set[str]:
+        """Check each entry's key in `obj`; returns the keys of obj that entries describe (spelling aside)."""
+        loose = {loose_key(k): k for k in obj}
+        described = set()
+        for entry in entries:
+            where = f"{path}.{entry.key}"
+            key = entry.key if entry.key in obj else loose.get(loose_key(entry.key))
+            if key is None:
+                self.error(where, f"expected key {entry.key!r} (named in input_format), not found under any spelling")
+                continue
+            if key != entry.key:
+                self.warn(where, f"input_format names {entry.key!r}, data.json has {key!r}: read as that key")
+            described.add(key)
+            self.shape(entry, obj[key], f"{path}.{key}")
+        return described
+
     def shape(self, entry: Entry, value: Any, path: str) -> None:
-        if entry.kind == "scalar" and isinstance(value, (list, dict)):
-            seen = f"a list of {len(value)}" if isinstance(value, list) else "an object"
-            self.error(path, f"expected a single value (input_format: {entry.value[:40]}), seen {seen}")
-        elif entry.kind == "list":
-            self.walk(value, entry.bounds, path)
+        if entry.kind == "scalar":
+            if isinstance(value, (list, dict)):
+                seen = f"a list of {len(value)}" if isinstance(value, list) else "an object"
+                self.warn(path, f"expected a single value (input_format: {entry.value[:40]}), seen {seen}")
+            else:
+                self.leaf(value, path)
+        elif entry.kind in ("list", "map"):
+            self.walk(value, entry.levels, path)
         elif entry.kind == "object":
             if not isinstance(value, dict):
-                self.error(path, f"expected an object, seen {_kind(value)}")
+                self.warn(path, f"expected an object, seen {_kind(value)}")
             else:
-                for child in entry.children:
-                    if child.key not in value:
-                        self.error(f"{path}.{child.key}", f"expected key {child.key!r}, not found")
-                    else:
-                        self.shape(child, value[child.key], f"{path}.{child.key}")
+                self.keys(entry.children, value, path)
 
-    def walk(self, value: Any, bounds: list[str | None], path: str) -> None:
-        if not isinstance(value, list):
-            self.error(path, f"expected a list (nesting depth {len(bounds)} in input_format), seen {_kind(value)}")
-            return
-        if bounds[0] is not None:
-            self.lengths[bounds[0]].setdefault(len(value), path)
-        if len(bounds) > 1:
-            for i, item in enumerate(value):
-                if not isinstance(item, list):
-                    self.error(f"{path}[{i}]", f"expected a list (nesting depth {len(bounds)}), seen {_kind(item)}")
+    def leaf(self, value: Any, path: str) -> None:
+        if isinstance(value, str) and _NUMERIC.match(value) and not self.strings_seen:
+            self.strings_seen = True  # once per file: one such value usually means all of them
+            self.warn(path, f"a number written as a string ({value!r}): the program must convert it")
+
+    def walk(self, value: Any, levels: list[Level], path: str) -> None:
+        level, rest = levels[0], levels[1:]
+        if level.kind == "map":
+            if not isinstance(value, dict):
+                self.warn(path, f"expected an object keyed by {level.bound or 'name'}, seen {_kind(value)}")
+                return
+            if level.bound is not None:
+                self.keysets[level.bound].setdefault(frozenset(value), path)
+            items = [(f"{path}.{k}", v) for k, v in value.items()]
+        else:
+            if not isinstance(value, list):
+                self.warn(path, f"expected a list (nesting depth {len(levels)} in input_format), seen {_kind(value)}")
+                return
+            if level.bound is not None:
+                self.lengths[level.bound].setdefault(len(value) - level.offset, (path, len(value), level.offset))
+            items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        if rest:
+            want = dict if rest[0].kind == "map" else list
+            for where, item in items:
+                if not isinstance(item, want):
+                    self.warn(where, f"expected {'an object' if want is dict else 'a list'} "
+                              f"(nesting depth {len(levels)}), seen {_kind(item)}")
                     return
-                self.walk(item, bounds[1:], f"{path}[{i}]")
-        elif value and isinstance(value[0], list):
-            self.error(f"{path}[0]", f"expected a single value (nesting depth {len(bounds)}), seen a list")
+                self.walk(item, rest, where)
+        elif items and isinstance(items[0][1], (list, dict)):
+            self.warn(items[0][0], f"expected a single value (nesting depth {len(levels)}), seen {_kind(items[0][1])}")
+        else:
+            for where, item in items:
+                self.leaf(item, where)
+                if self.strings_seen:
+                    break
 
     def bounds(self) -> None:
         for symbol, seen in self.lengths.items():
             fixed = _fixed_size(symbol, self.data)
             if fixed is not None:
-                for length, path in seen.items():
-                    if length != fixed[0]:
-                        self.error(path, f"expected {fixed[0]} items ({symbol} = {fixed[0]}{fixed[1]}), seen {length}")
+                for implied, (path, length, offset) in seen.items():
+                    if implied != fixed[0]:
+                        self.warn(path, f"expected {fixed[0] + offset} items ({symbol} = {fixed[0]}{fixed[1]}"
+                                  f"{_range_note(symbol, offset)}), seen {length}")
             elif len(seen) > 1:
-                (first_len, first_path), *rest = seen.items()
-                for length, path in rest:
-                    self.error(path, f"expected {first_len} items ({symbol}, as {first_path} has), seen {length}")
+                (first, (first_path, _, _)), *rest = seen.items()
+                for _, (path, length, offset) in rest:
+                    self.warn(path, f"expected {first + offset} items ({symbol}, as {first_path} has"
+                              f"{_range_note(symbol, offset)}), seen {length}")
+        for symbol, sets in self.keysets.items():
+            names = self.data.get(symbol)
+            if isinstance(names, list) and all(isinstance(n, (str, int)) for n in names):
+                want = frozenset(map(str, names))
+                for keys, path in sets.items():
+                    if keys != want:
+                        self.warn(path, f"keys differ from the names in $.{symbol}: {_diff(keys, want)}")
+            elif len(sets) > 1:
+                (first, first_path), *rest = sets.items()
+                for keys, path in rest:
+                    self.warn(path, f"keys differ from those of {first_path} (both keyed by {symbol}): "
+                              f"{_diff(keys, first)}")
+
+
+def _range_note(symbol: str, offset: int) -> str:
+    return "" if offset == 0 else f"; its range holds {symbol}{offset:+d} items"
+
+
+def _diff(keys: frozenset, want: frozenset) -> str:
+    def some(items: frozenset) -> str:
+        shown = sorted(map(str, items))[:3]
+        return ", ".join(repr(k) for k in shown) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+
+    parts = [f"{len(keys)} keys against {len(want)}"]
+    if want - keys:
+        parts.append(f"missing {some(want - keys)}")
+    if keys - want:
+        parts.append(f"extra {some(keys - want)}")
+    return "; ".join(parts)
 
 
 def _fixed_size(symbol: str, data: dict[str, Any]) -> tuple[int, str] | None:
@@ -184,6 +254,8 @@ def _fixed_size(symbol: str, data: dict[str, Any]) -> tuple[int, str] | None:
     value = data.get(symbol)
     if isinstance(value, int) and not isinstance(value, bool):
         return value, f" in data.json $.{symbol}"
+    if isinstance(value, list):
+        return len(value), f", the length of data.json $.{symbol}"
     return None
 
 

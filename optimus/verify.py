@@ -2,8 +2,10 @@
 
 The re-solve (HiGHS, and CBC for a MILP) runs in the sandbox, since the MPS file is untrusted input
 (`optimus.resolve`, copied into a fresh work dir). Its answer is compared with solution.json: status, and the
-objective against the interval the solvers prove ([bound, incumbent]); output.json values are checked against the
-captured rows where their names map to the model's variables. A disagreement becomes evidence for the fix prompt.
+objective against the interval the solvers prove ([bound, incumbent]); the variable values solution.json gives
+by the model's own names ("values": {name: value}) are checked against the captured bounds, rows, integrality
+and objective. Nothing is matched by guessing names: output.json is left to the tests and optimus.checks.
+A disagreement becomes evidence for the fix prompt.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
     from optimus.stages.execute import Execution
 
 RESOLVE_PACKAGE = Path(__file__).parent / "resolve"
+NO_MODEL = "the program wrote no model.mps, so nothing re-solved it"
+MAX_NAMES = 5
+WITH_VALUES = ("optimal", "feasible", "time_limit")
 _VERB = {"min": "minimize", "max": "maximize"}
 OUTCOMES = ("agrees", "disagrees", "unconfirmed", "skipped", "error")
 
@@ -45,10 +50,15 @@ class Verdict:
     findings: list[str] = field(default_factory=list)  # each a disagreement, with its numbers
     claimed: dict[str, Any] = field(default_factory=dict)
     resolves: list[dict[str, Any]] = field(default_factory=list)
-    output_check: dict[str, Any] | None = None
+    values_check: dict[str, Any] | None = None  # solution.json's "values" against the captured model
     diagnosis: dict[str, Any] | None = None  # optimus.diagnose: infeasible/unbounded explained in the statements
     capture: dict[str, Any] | None = None  # statement → rows of the captured model
     seconds: float = 0.0
+
+    @property
+    def output_check(self) -> dict[str, Any] | None:
+        """The former name of values_check (bench/bench_verify.py reads it)."""
+        return self.values_check
 
     @property
     def disagrees(self) -> bool:
@@ -80,6 +90,7 @@ def verify_attempt(workdir: Path, statements: list[str], sandbox: SandboxBackend
     started = time.monotonic()
     verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s, sense)
     verdict.seconds = round(time.monotonic() - started, 4)
+    (Path(workdir) / "verification.json").unlink(missing_ok=True)  # never write through a planted symlink
     (Path(workdir) / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
     return verdict
 
@@ -89,35 +100,51 @@ def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limit
     from optimus.diagnose import capture_map, explain
 
     claimed = read_object(workdir, "solution.json")[0] or {}
-    solver = (workdir / "solver.py").read_text(errors="replace") if (workdir / "solver.py").is_file() else ""
-    if not (workdir / "model.mps").exists():
-        why = ("cvxpy programs write no model file" if "cvxpy" in solver
-               else "the program wrote no model.mps (the prompt asks PuLP programs to)")
-        return Verdict("skipped", f"verification skipped: {why}", claimed=claimed)
-    raw = resolve(workdir, sandbox, limits, budget_s)
+    if not (workdir / "model.mps").exists() and not (workdir / "model.mps").is_symlink():
+        return Verdict("skipped", f"unverified: {NO_MODEL}", claimed=claimed)
+    # Values mean something only beside a solution (an infeasible run's are whatever the solver left).
+    values, bad = given_values(claimed) if claimed.get("status") in WITH_VALUES else (None, [])
+    raw = resolve(workdir, sandbox, limits, budget_s, values)
     if "error" in raw:
         return Verdict("error", f"the captured model could not be re-solved: {raw['error']}", claimed=claimed)
-    verdict = judge(claimed, raw, sense)
+    verdict = judge(claimed, raw, sense, bad)
     verdict.capture = capture_map(raw["model"].get("row_names", []), statements)
     verdict.diagnosis = explain(raw, statements)
     return verdict
 
 
-def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: float = VERIFY_BUDGET_S) -> dict:
-    """Run `optimus.resolve` on the attempt's model.mps in a fresh sandboxed work dir; its result.json as a dict."""
+def given_values(claimed: dict) -> tuple[dict[str, float] | None, list[str]]:
+    """solution.json's "values" as {name: finite number} (None when it gives none), and what is wrong with them:
+    not an object, or entries that are not finite numbers (null, a variable without a value, is left out)."""
+    values = claimed.get("values")
+    if values is None:
+        return None, []
+    if not isinstance(values, dict):
+        kind = type(values).__name__
+        return None, [f'solution.json\'s "values" must be an object {{variable name: value}}, found {kind}']
+    good = {str(k): float(v) for k, v in values.items() if _number(v)}
+    wrong = [k for k, v in values.items() if v is not None and not _number(v)]
+    bad = [f'solution.json\'s "values" give {len(wrong)} variable(s) a value that is not a finite number: '
+           + ", ".join(f"{k} = {values[k]!r}"[:60] for k in wrong[:MAX_NAMES])] if wrong else []
+    return good, bad
+
+
+def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: float = VERIFY_BUDGET_S,
+            values: dict[str, float] | None = None) -> dict:
+    """Run `optimus.resolve` on the attempt's model.mps in a fresh sandboxed work dir (and check `values`, the
+    program's variable values by name, against it); its result.json as a dict."""
     job = workdir / "verify"
     shutil.rmtree(job, ignore_errors=True)
     job.mkdir()
     shutil.copytree(RESOLVE_PACKAGE, job / "resolve", ignore=shutil.ignore_patterns("__pycache__"))
     try:  # copied by us with O_NOFOLLOW: a planted symlink must not carry a host file into the sandbox
-        for name in ("model.mps", "output.json"):
-            if (workdir / name).exists() or (workdir / name).is_symlink():
-                (job / name).write_bytes(read_result_file(workdir, name))
+        (job / "model.mps").write_bytes(read_result_file(workdir, "model.mps"))
     except OptimusError as exc:
         return {"error": str(exc)}
+    if values:  # re-serialised by us: finite numbers only, nothing nested
+        (job / "values.json").write_text(json.dumps(values))
     budget = max(1.0, min(budget_s, 0.8 * limits.wall_s))
-    request = {"model": "model.mps", "output": "output.json" if (job / "output.json").exists() else None,
-               "budget_s": budget}
+    request = {"model": "model.mps", "values": "values.json" if values else None, "budget_s": budget}
     (job / "request.json").write_text(json.dumps(request))
     run_limits = Limits(wall_s=budget + 20, cpu_s=int(budget) + 20, memory_mb=limits.memory_mb,
                         file_size_mb=limits.file_size_mb)
@@ -129,9 +156,10 @@ def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: fl
         return {"error": f"the re-solve stopped without a result ({reason}): {(result.stderr or '')[-300:]}"}
 
 
-def judge(claimed: dict, raw: dict, wanted_sense: str | None = None) -> Verdict:
+def judge(claimed: dict, raw: dict, wanted_sense: str | None = None, bad_values: list[str] | None = None) -> Verdict:
     """Compare what solution.json claims with what the solvers found on the captured model, and the model's
-    objective sense with the one the problem asks for (`wanted_sense`, when known)."""
+    objective sense with the one the problem asks for (`wanted_sense`, when known). `bad_values`: what is wrong
+    with solution.json's "values" (given_values)."""
     status, objective = claimed.get("status"), claimed.get("objective")
     offset = claimed.get("objective_constant", 0)  # model.mps cannot hold a constant objective term
     offset = offset if _number(offset) else 0
@@ -168,41 +196,62 @@ def judge(claimed: dict, raw: dict, wanted_sense: str | None = None) -> Verdict:
         elif status == "time_limit" and _number(objective) and lo is not None and _beyond(objective, lo, hi, sense, mip):
             findings.append(f"solution.json gives objective {_fmt(objective)}, better than the captured model "
                             f"allows: {_range(lo, hi, found)} ({r['solver']})")
-    check = raw.get("output_check")
-    if check:
-        findings += _output_findings(check, status, objective, offset, mip)
+    findings += bad_values or []
+    check = raw.get("values_check")
+    if check and status in WITH_VALUES:
+        findings += _values_findings(check, status, objective, offset, mip)
     statuses = ", ".join(f"{r['status']}{' ' + _fmt(r['objective'] + offset) if _number(r.get('objective')) else ''}"
                          f" ({r['solver']})" for r in resolves)
     if findings:
         outcome, summary = "disagrees", f"re-solve disagrees: {findings[0]}"
     elif decisive or any(r["status"] == "optimal" for r in resolves):
-        outcome, summary = "agrees", f"re-solve agrees with solution.json ({status}): {statuses}"
+        outcome, summary = "agrees", f"re-solve agrees with solution.json ({status}): {statuses}{_values_note(check, status)}"
     else:
         outcome, summary = "unconfirmed", f"re-solve could not confirm solution.json ({status}): {statuses}"
     return Verdict(outcome, summary, findings, claimed, resolves, check)
 
 
-def _output_findings(check: dict, status: Any, objective: Any, offset: float, mip: bool) -> list[str]:
+def _values_note(check: dict | None, status: Any) -> str:
+    if status not in WITH_VALUES:
+        return ""
+    if not check:
+        return '; variable values not checked (solution.json gives no "values")'
+    return (f"; values of {check['columns_given']} of {check['columns']} variables checked against "
+            f"{check['rows_checked']} of {check['rows']} rows")
+
+
+def _values_findings(check: dict, status: Any, objective: Any, offset: float, mip: bool) -> list[str]:
     out = []
     for p in check.get("problems", []):
         if p["kind"] == "row":
-            limit = p["upper"] if p["upper"] is not None and p["activity"] > p["upper"] else p["lower"]
-            relation = "<=" if limit == p["upper"] else ">="
-            out.append(f"output.json's values break constraint {p['name']}: its left side is {_fmt(p['activity'])}, "
-                       f"but it must be {relation} {_fmt(limit)}")
+            out.append(f"solution.json's values break constraint {p['name']}: its left side is {_fmt(p['activity'])}, "
+                       f"but it must be {_relation(p)}")
         elif p["kind"] == "bound":
-            out.append(f"output.json gives {p['name']} = {_fmt(p['value'])}, outside its bounds "
+            out.append(f"solution.json's values give {p['name']} = {_fmt(p['value'])}, outside its bounds "
                        f"[{_fmt(p['lower'])}, {_fmt(p['upper'])}] in the captured model")
         else:
-            out.append(f"output.json gives {p['name']} = {_fmt(p['value'])}, but it is an integer variable")
+            out.append(f"solution.json's values give {p['name']} = {_fmt(p['value'])}, but it is an integer variable")
     if check.get("violations", 0) > len(check.get("problems", [])):
         out.append(f"… {check['violations'] - len(check['problems'])} more violations")
-    at_output = check.get("objective_at_output")
-    if status == "optimal" and _number(objective) and _number(at_output) and not check.get("partial") and not \
-            _within(objective, at_output + offset, at_output + offset, mip):
+    if check.get("unknown_count"):
+        out.append(f"solution.json's values name {check['unknown_count']} variable(s) the captured model does not "
+                   f"have: {', '.join(check['unknown'][:MAX_NAMES])} (write each variable's value under var.name)")
+    at_values = check.get("objective_at_values")
+    if status == "optimal" and _number(objective) and _number(at_values) and not \
+            _within(objective, at_values + offset, at_values + offset, mip):
         out.append(f"solution.json says objective {_fmt(objective)}, but the captured objective evaluated at "
-                   f"output.json's values is {_fmt(at_output + offset)}")
+                   f"its values is {_fmt(at_values + offset)}")
     return out
+
+
+def _relation(p: dict) -> str:
+    """The row's real sense: `= 500`, `<= 500`, `>= 20`, or `between 20 and 500`."""
+    sense = p.get("sense")
+    if sense == "=":
+        return f"= {_fmt(p['lower'])}"
+    if sense == "range":
+        return f"between {_fmt(p['lower'])} and {_fmt(p['upper'])} (a range row)"
+    return f"<= {_fmt(p['upper'])}" if sense == "<=" else f">= {_fmt(p['lower'])}"
 
 
 def _interval(r: dict, sense: str, offset: float) -> tuple[float | None, float | None]:

@@ -216,7 +216,7 @@ def test_missing_llm_configuration_exits_2_and_says_what_to_set(problem, capsys)
 
 
 def test_invalid_folder_exits_2_before_any_model_call(problem, scripted_llm, capsys):
-    (problem / "data.json").write_text(json.dumps({**DATA, "profit": 3}))
+    (problem / "data.json").write_text(json.dumps({k: v for k, v in DATA.items() if k != "profit"}))
     assert main(["solve", str(problem), "--llm", "openai", "--base-url", scripted_llm.base_url]) == 2
     assert "$.profit" in capsys.readouterr().out
     assert scripted_llm.requests == []

@@ -239,3 +239,62 @@ def test_ctrl_c_keeps_every_finished_row_and_a_rerun_resumes(tmp_path):
     )
     assert len(rows) == 6 and results.read_text().splitlines()[: len(kept)] == kept
     assert len({(r["problem"], r["mode"]) for r in rows}) == 6
+
+
+def test_verdict_without_tests_or_without_an_objective(tmp_path):
+    """Known objective, no tests of its own: status and objective decide. No objective: status and tests decide.
+    A label written with few digits (abs_tol) matches what it rounds from."""
+    sandbox = get_backend("process")
+    folder = copy_problem("5", tmp_path / "5")
+    expected, _ = ground_truth(folder)
+    problem = load_problem(folder)
+    ran = run_program(
+        Subject("5", problem, expected, tmp_path),
+        (folder / "reference" / "solver.py").read_text(),
+        tmp_path / "ref",
+        sandbox,
+        LIMITS,
+    )
+    no_tests = judge(problem, expected, ran, sandbox, LIMITS, tmp_path / "e1", tests={})
+    assert no_tests.success and no_tests.objective_match and no_tests.reason == ""
+    wrong = judge(problem, {**expected, "objective": expected["objective"] + 1}, ran, sandbox, LIMITS,
+                  tmp_path / "e2", tests={})
+    assert not wrong.success and wrong.objective_match is False
+    no_objective = {**expected, "objective": None, "sense": None}
+    by_tests = judge(problem, no_objective, ran, sandbox, LIMITS, tmp_path / "e3")
+    assert by_tests.success and by_tests.objective_match is None and by_tests.tests_passed > 0
+    shutil.copy(folder / "reference" / "wrong_output.json", ran / "output.json")
+    assert not judge(problem, no_objective, ran, sandbox, LIMITS, tmp_path / "e4").success
+    nothing = judge(problem, no_objective, ran, sandbox, LIMITS, tmp_path / "e5", tests={})
+    assert not nothing.success and "nothing to verify against" in nothing.reason
+    # The label printed to one decimal: 0.04 away is within its rounding, at rel 1e-4 alone it is not.
+    rounded = {**expected, "objective": expected["objective"] + 0.04}
+    assert judge(problem, {**rounded, "abs_tol": 0.05}, ran, sandbox, LIMITS, tmp_path / "e6", tests={}).success
+    assert not judge(problem, rounded, ran, sandbox, LIMITS, tmp_path / "e7", tests={}, rel=1e-5).success
+
+
+def test_one_broken_problem_is_a_skipped_row_and_the_others_run(tmp_path, capsys):
+    good = copy_problem("1", tmp_path / "set" / "1")
+    unclear = copy_problem("5", tmp_path / "set" / "2")  # no expected.json and no sense to compute one with
+    (unclear / "expected.json").unlink()
+    text = (unclear / "description.txt").read_text()
+    start = text.index("OBJECTIVE:")
+    end = text.index("\n", start)
+    (unclear / "description.txt").write_text(text[:start] + "OBJECTIVE: What should be done?" + text[end:])
+    unreadable = copy_problem("2", tmp_path / "set" / "3")
+    (unreadable / "data.json").write_text('{"cut": [1, 2')
+    out = tmp_path / "out"
+    code = main(["bench", str(tmp_path / "set"), "--mode", "prompt", "--sandbox", "process", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    ran = [r for r in rows if "skipped" not in r]
+    skipped = {r["problem"]: r["skipped"] for r in rows if "skipped" in r}
+    assert [(r["problem"], r["mode"], r["success"]) for r in ran] == [("set/1", "prompt", True)]
+    assert set(skipped) == {"set/2", "set/3"}
+    assert "cannot tell the sense" in skipped["set/2"] and "data.json" in skipped["set/3"]
+    summary = (out / "summary.md").read_text()
+    assert "## Skipped problems" in summary and "- set/2: " in summary and "- set/3: " in summary
+    assert good.exists()
+    # A rerun tries the skipped problems again (they may be fixed), and adds no duplicate row when they are not.
+    assert main(["bench", str(tmp_path / "set"), "--mode", "prompt", "--sandbox", "process", "--out", str(out)]) == 0
+    assert len((out / "results.jsonl").read_text().splitlines()) == len(rows)

@@ -1,7 +1,13 @@
 """`optimus bench --executor ray`: a local Ray (2 CPUs) gives the thread executor's rows and resumes its runs;
-the call budget holds its limits."""
+the call budget holds its limits. Ray runs in a child process (the CLI, as a user runs it): a Ray started and
+stopped inside the pytest process leaves threads behind that crashed later in-process Z3 tests."""
 
 from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 from optimus.bench.ray_executor import CallBudget
 from optimus.bench.runner import BenchOptions, run_bench
@@ -14,9 +20,17 @@ SAME = ("problem", "mode", "success", "executed", "verified", "status", "solver_
 
 
 def _bench(tmp_path, out, problems, executor):
-    opts = BenchOptions(dirs=[NLP4LP / p for p in problems], out=tmp_path / out, modes=["prompt", "supervised"],
-                        sandbox="process", timeout=30, executor=executor, sandboxes=2, llm_concurrency=1)
-    return {(r["problem"], r["mode"]): r for r in run_bench(opts, progress=lambda _: None)}
+    if executor == "ray":
+        optimus = Path(sys.executable).with_name("optimus")
+        subprocess.run([str(optimus), "bench", *(str(NLP4LP / p) for p in problems), "--out", str(tmp_path / out),
+                        "--mode", "prompt,supervised", "--sandbox", "process", "--timeout", "30", "--executor", "ray",
+                        "--sandboxes", "2", "--llm-concurrency", "1"], check=True, capture_output=True, timeout=300)
+        rows = [json.loads(line) for line in (tmp_path / out / "results.jsonl").read_text().splitlines()]
+    else:
+        opts = BenchOptions(dirs=[NLP4LP / p for p in problems], out=tmp_path / out, modes=["prompt", "supervised"],
+                            sandbox="process", timeout=30, executor=executor, sandboxes=2, llm_concurrency=1)
+        rows = run_bench(opts, progress=lambda _: None)
+    return {(r["problem"], r["mode"]): r for r in rows if r.get("mode")}
 
 
 def test_ray_rows_equal_thread_rows_and_ray_resumes_a_thread_run(tmp_path):

@@ -45,7 +45,7 @@ def problem_order() -> list[str]:
     return [n for n in PREFERRED if (NLP4LP / n).exists()] + [n for n in rest if n not in PREFERRED]
 
 
-@pytest.mark.parametrize("fault", list(CATALOGUE))
+@pytest.mark.parametrize("fault", [f for f in CATALOGUE if not f.startswith("z3_")])  # z3_*: test_faults_z3.py
 def test_each_fault_applies_to_a_problem_and_really_breaks_it(fault, sandbox, tmp_path):
     for name in problem_order():
         if not (NLP4LP / name / "reference" / "formulation.md").exists():
@@ -98,7 +98,10 @@ def test_the_loops_repair_prompt_carries_the_evidence(fault, name, mode, sandbox
     plan, report, verdict = run_loop(subject(name, tmp_path), fault, mode, sandbox, tmp_path)
     assert plan.served >= 1 and plan.repair_prompts >= 1
     assert plan.evidence[-1] is True and plan.repaired
-    assert report.verified and verdict.success, verdict.reason
+    assert verdict.success, verdict.reason
+    # Problem 7 is cvxpy: no model file to re-solve and no tests in debug mode, so the repaired program "ran";
+    # nothing could verify it. Every other row is verified by the re-solve or the tests.
+    assert report.status == "ran" if (name, mode) == ("7", "debug") else report.verified
 
 
 def test_a_wrong_generated_test_is_not_repairable_by_the_loop(sandbox, tmp_path):

@@ -10,7 +10,9 @@ from optimus import families
 from optimus.prompts import PROMPT_DIR, PromptError, render
 
 SPEC = {k: f"<{k}>" for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
-                              "output_info", "output_format", "solver_rules")}
+                              "output_info", "output_format", "solver_rules",
+                              # a family's own values (Family.prompt_values): the pddl domain's
+                              "domain_name", "predicates", "actions", "example")}
 # What each stage passes besides the SNOP's parts (optimus/stages/*.py).
 EXTRA = {
     "formulate": {"solver_note": "N"}, "testgen": {},
@@ -18,7 +20,13 @@ EXTRA = {
     "debug": {"formulation": "F", "code": "C", "evidence": "E"},
     "fix": {"formulation": "F", "code": "C", "evidence": "E"},
     "rephrase": {"number": "1"},
+    "assess": {"formulation": "F", "code": "C", "lang": "python", "results": "R"},
+    "reformulate": {"formulation": "F", "evidence": "E"},
+    "new": {"request": "R", "data_files": "D"},  # optimus/new.py
+    "repair": {"conflict": "C", "protected": "P", "answer": "A"},  # optimus/repair.py
 }
+# Stages only some families have (no shared prompt): direct, the model's own plan (pddl).
+FAMILY_STAGES = {"direct": {}}
 
 
 @pytest.mark.parametrize("family", families.NAMES)
@@ -41,7 +49,16 @@ def test_missing_and_unused_values_are_errors_but_unused_pool_entries_are_not():
 def test_every_template_file_is_a_stage_or_a_fragment():
     """Shared stage prompts, a family's own version of one (`<stage>_<family>`), a family's codegen rules."""
     names = {p.stem for p in PROMPT_DIR.glob("*.txt")}
-    own = {f"{stage}_{family}" for stage in EXTRA for family in families.NAMES}
+    own = {f"{stage}_{family}" for stage in [*EXTRA, *FAMILY_STAGES] for family in families.NAMES}
     rules = {f"solver_{family}" for family in families.NAMES}
     assert names - set(EXTRA) - {"system"} <= own | rules, "a prompt file no stage or family reads"
     assert set(EXTRA) <= names
+
+
+@pytest.mark.parametrize("stage", sorted(FAMILY_STAGES))
+def test_family_only_stage_prompts_fill_every_placeholder(stage):
+    having = [f for f in map(families.load, families.NAMES) if f.prompt_name(stage) != stage]
+    assert having, f"no family has a {stage} prompt"
+    for family in having:
+        prompt = render(family.prompt_name(stage), SPEC, **FAMILY_STAGES[stage])
+        assert not re.search(r"\{\{\w+\}\}", prompt.text), prompt.text

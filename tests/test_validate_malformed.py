@@ -1,4 +1,5 @@
-"""The malformed-input corpus: every case exits 2 and names the file and the field, never a traceback."""
+"""The malformed-input corpus. What makes a problem unsolvable exits 2 naming the file and the field, never a
+traceback; what a model can read through is a warning (exit 0, or 1 with --strict) naming the file and JSON path."""
 
 from __future__ import annotations
 
@@ -83,15 +84,6 @@ CASES = [
     ("statement-with-line-break", set_json("snop.json", with_snop(problem_info=["a\nb"])), "snop.json",
      "$.problem_info[0]"),
     ("unknown-field", set_json("snop.json", with_snop(deadline="soon")), "snop.json", "'deadline'"),
-    ("param-never-described",
-     set_json("snop.json", with_snop(problem_info=SNOP["problem_info"] + ["Overtime costs \\param{overtime}."])),
-     "snop.json", "problem_info[2]"),
-    ("input-format-not-template", set_json("snop.json", with_snop(input_format="profits then hours")),
-     "snop.json", "input_format"),
-    ("output-format-not-template", set_json("snop.json", with_snop(output_format="a list of amounts")),
-     "snop.json", "output_format"),
-    ("output-format-unbalanced", set_json("snop.json", with_snop(output_format='{"make": [make_{i} for i')),
-     "snop.json", "output_format"),
     ("both-forms-disagree", both_forms_disagree, "description.txt", "objective"),
     ("text-no-headers", lambda r: (no_snop(r), (r / "description.txt").write_text("just prose\n")),
      "description.txt", "headers"),
@@ -107,19 +99,47 @@ CASES = [
     ("data-not-object", set_json("data.json", [3, 5]), "data.json", "JSON object"),
     ("data-key-missing", set_json("data.json", {k: v for k, v in DATA.items() if k != "capacity"}),
      "data.json", "$.capacity"),
-    ("data-key-wrong-type", set_json("data.json", {**DATA, "profit": 3}), "data.json", "$.profit"),
-    ("data-wrong-nesting", set_json("data.json", {**DATA, "hours": [1, 2, 3]}), "data.json", "$.hours"),
-    ("data-too-deep", set_json("data.json", {**DATA, "capacity": [[10], [12], [9]]}), "data.json",
-     "$.capacity[0]"),
-    ("data-lengths-disagree", set_json("data.json", {**DATA, "profit": [3, 5, 7]}), "data.json", "items"),
-    ("data-ragged-rows", set_json("data.json", {**DATA, "hours": [[1, 2, 1], [3, 1]]}), "data.json",
-     "$.hours[1]"),
     ("symlink-outside", symlink_outside, "data.json", "outside the problem folder"),
     ("expected-bad-status", set_json("expected.json", {"status": "solved"}), "expected.json", "$.status"),
     ("expected-optimal-no-objective", set_json("expected.json", {"status": "optimal", "sense": "max"}),
      "expected.json", "objective"),
 ]
 
+
+# Cases a model can read through: the loop goes on, since the data summary tells the model the true shapes.
+# (case id, how to break a valid folder, file named, field named, why it is not an error)
+WARNING_CASES = [
+    ("param-never-described",
+     set_json("snop.json", with_snop(problem_info=SNOP["problem_info"] + ["Overtime costs \\param{overtime}."])),
+     "snop.json", "problem_info[2]", "the statement still says what it means; the data summary lists every key"),
+    ("input-format-not-template", set_json("snop.json", with_snop(input_format="profits then hours")),
+     "snop.json", "input_format", "data.json itself, summarised, says the shapes the prose describes"),
+    ("output-format-not-template", set_json("snop.json", with_snop(output_format="a list of amounts")),
+     "snop.json", "output_format", "a model reads prose; tests check the output it writes"),
+    ("output-format-unbalanced", set_json("snop.json", with_snop(output_format='{"make": [make_{i} for i')),
+     "snop.json", "output_format", "a typo in a template a model reads as intended"),
+    ("template-comma-for-colon",
+     set_json("snop.json", with_snop(input_format=SNOP["input_format"].replace('"profit":', '"profit",'))),
+     "snop.json", "input_format", "read as the key it plainly is"),
+    ("template-no-closing-brace",
+     set_json("snop.json", with_snop(output_format='{\n  "make": [make_{i} for i in 1, ..., N]\n')),
+     "snop.json", "output_format", "everything before the end was read"),
+    ("data-key-wrong-type", set_json("data.json", {**DATA, "profit": 3}), "data.json", "$.profit",
+     "the shape disagrees with the template; the summary shows the true one"),
+    ("data-wrong-nesting", set_json("data.json", {**DATA, "hours": [1, 2, 3]}), "data.json", "$.hours",
+     "the summary shows the true nesting"),
+    ("data-too-deep", set_json("data.json", {**DATA, "capacity": [[10], [12], [9]]}), "data.json",
+     "$.capacity[0]", "the summary shows the true nesting"),
+    ("data-lengths-disagree", set_json("data.json", {**DATA, "profit": [3, 5, 7]}), "data.json", "items",
+     "sizes come from the data, not the template"),
+    ("data-ragged-rows", set_json("data.json", {**DATA, "hours": [[1, 2, 1], [3, 1]]}), "data.json",
+     "$.hours[1]", "the summary shows ragged rows as list[2..3]"),
+    ("data-number-as-string", set_json("data.json", {**DATA, "capacity": [10, "12", 9]}), "data.json",
+     "$.capacity[1]", "a program converts '12'; a test catches it if not"),
+    ("data-key-other-case", set_json("data.json", {"Profit": [3, 5], "hours": DATA["hours"],
+                                                   "capacity": DATA["capacity"]}),
+     "data.json", "$.profit", "the key is there under another spelling, which the summary shows"),
+]
 
 @pytest.mark.parametrize("name,breaker,file,field", CASES, ids=[c[0] for c in CASES])
 def test_malformed_folder_exits_2_naming_file_and_field(tmp_path, capsys, name, breaker, file, field):
@@ -136,13 +156,25 @@ def test_malformed_folder_exits_2_naming_file_and_field(tmp_path, capsys, name, 
     assert any(file in line and field in line for line in error_lines), text
 
 
+@pytest.mark.parametrize("name,breaker,file,field,why", WARNING_CASES, ids=[c[0] for c in WARNING_CASES])
+def test_readable_defect_is_a_warning_naming_file_and_path(tmp_path, capsys, name, breaker, file, field, why):
+    root = write_folder(tmp_path / "problem")
+    breaker(root)
+    assert main(["validate", str(root)]) == 0, why
+    text = capsys.readouterr().out
+    assert "error:" not in text and "Traceback" not in text, text
+    warnings = [line for line in text.splitlines() if line.startswith("warning:")]
+    assert any(file in line and field in line for line in warnings), text
+    assert main(["validate", "--strict", str(root)]) == 1
+
+
 def test_missing_folder_readme_and_snop_file_arguments(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope")]) == 2
     assert "no such folder" in capsys.readouterr().out
     (tmp_path / "README.md").write_text("problems below")
     assert main(["validate", str(tmp_path / "README.md")]) == 0
     assert "not a problem folder: skipped" in capsys.readouterr().out
-    root = write_folder(tmp_path / "p", data={**DATA, "profit": 3})
+    root = write_folder(tmp_path / "p", data={k: v for k, v in DATA.items() if k != "profit"})
     assert main(["validate", str(root / "snop.json")]) == 2
     assert "$.profit" in capsys.readouterr().out
 
@@ -155,7 +187,7 @@ def test_extra_data_key_is_a_warning_and_strict_makes_it_exit_1(tmp_path, capsys
 
 
 def test_json_output_is_machine_readable(tmp_path, capsys):
-    root = write_folder(tmp_path / "p", data={**DATA, "profit": 3})
+    root = write_folder(tmp_path / "p", data={k: v for k, v in DATA.items() if k != "profit"})
     assert main(["validate", "--json", str(root)]) == 2
     report = json.loads(capsys.readouterr().out)
     (finding,) = report[str(root)]
@@ -165,8 +197,10 @@ def test_json_output_is_machine_readable(tmp_path, capsys):
 def test_fixed_bound_from_data_key_is_checked(tmp_path, capsys):
     snop = with_snop(input_format=SNOP["input_format"].replace("{\n", '{\n  "N": N,\n', 1))
     root = write_folder(tmp_path / "p", snop=snop, data={**DATA, "N": 3})
-    assert main(["validate", str(root)]) == 2
-    assert "N = 3 in data.json $.N" in capsys.readouterr().out
+    assert main(["validate", "--strict", str(root)]) == 1
+    assert "expected 3 items (N = 3 in data.json $.N), seen 2" in capsys.readouterr().out
+    root = write_folder(tmp_path / "q", snop=snop, data={**DATA, "N": 2})
+    assert main(["validate", "--strict", str(root)]) == 0
 
 
 @pytest.mark.slow

@@ -48,7 +48,9 @@ def test_reference_solvers_agree_with_the_resolve(name, tmp_path, sandbox):
     assert verdict.findings == []
     highs = verdict.resolves[0]
     assert highs["objective"] == pytest.approx(claimed["objective"], rel=1e-6)
-    assert verdict.output_check["columns_mapped"] > 0 and verdict.output_check["violations"] == 0
+    values = verdict.values_check  # every variable's value by its model name, checked against every row
+    assert values["columns_given"] == values["columns"] > 0 and values["unknown_count"] == 0
+    assert values["rows_checked"] == values["rows"] and values["violations"] == 0
     assert json.loads((work / "verification.json").read_text())["outcome"] == "agrees"
 
 
@@ -99,15 +101,16 @@ def test_infeasible_claim_with_a_feasible_model_is_caught(tmp_path, sandbox):
     assert "says infeasible" in verdict.findings[0] and "objective" in verdict.findings[0]
 
 
-def test_output_values_that_break_a_captured_row_are_caught(tmp_path, sandbox):
-    # bakery (nlp4lp/1): write 10 % more of each bread than solved, which overruns the binding rows
-    code = reference("1").replace('"sourdough": sourdough.value()', '"sourdough": sourdough.value() * 1.1')
+def test_values_that_break_a_captured_row_are_caught(tmp_path, sandbox):
+    # bakery (nlp4lp/1): report 10 % more sourdough than solved, which overruns the binding <= rows
+    code = reference("1").replace("{v.name: v.varValue for", "{v.name: v.varValue * (1.1 if v.name == 'sourdough' else 1) for")
     assert code != reference("1"), "the fault was not injected"
     work = run_program(code, NLP4LP / "1" / "data.json", tmp_path / "a", sandbox)
     verdict = verify_attempt(work, statements("1"), sandbox, LIMITS)
     assert verdict.disagrees
     broken = [f for f in verdict.findings if "break constraint" in f]
     assert broken and re.search(r"constraint s\d+_", broken[0]), verdict.findings
+    assert all("must be <=" in f for f in broken), broken  # the bakery's rows are all <= rows
 
 
 SENSE_PROGRAM = """\
@@ -146,13 +149,13 @@ def test_the_optimum_of_the_other_sense_is_caught(tmp_path, sandbox):
     assert verdict.disagrees and "-6" in verdict.findings[0] and "10" in verdict.findings[0]
 
 
-def test_cvxpy_programs_are_reported_as_skipped(tmp_path, sandbox):
+def test_no_model_mps_is_unverified(tmp_path, sandbox):
     work = tmp_path / "a"
     work.mkdir()
     (work / "solver.py").write_text("import cvxpy as cp\n")
     (work / "solution.json").write_text('{"status": "optimal", "objective": 1}')
     verdict = verify_attempt(work, [], sandbox, LIMITS)
-    assert verdict.outcome == "skipped" and "cvxpy" in verdict.summary
+    assert verdict.outcome == "skipped" and "unverified" in verdict.summary and "model.mps" in verdict.summary
 
 
 def test_a_planted_symlink_is_not_followed(tmp_path, sandbox):
@@ -214,3 +217,107 @@ def test_objective_constant_is_taken_from_solution_json(declared, tmp_path, sand
     work = run_program(code, data, tmp_path / "a", sandbox)
     verdict = verify_attempt(work, ["s1"], sandbox, LIMITS)
     assert verdict.outcome == ("agrees" if declared else "disagrees"), verdict.summary
+
+
+STOCK_PROGRAM = """\
+import json, pulp
+d = json.load(open("data.json"))
+items, months = range(len(d["demand"])), range(len(d["capacity"]))
+prob = pulp.LpProblem("stock", pulp.LpMinimize)
+make = {(i, m): pulp.LpVariable(f"make_{i}_{m}", lowBound=0) for i in items for m in months}
+stock = {(i, m): pulp.LpVariable(f"stock_{i}_{m}", lowBound=0) for i in items for m in months}
+prob += pulp.lpSum(d["cost"][i] * make[i, m] + d["hold"] * stock[i, m] for i in items for m in months)
+for i in items:
+    for m in months:
+        before = stock[i, m - 1] if m else 0
+        prob += (stock[i, m] - before - make[i, m] == -d["demand"][i][m], f"s1_balance_{i}_{m}")
+for m in months:
+    prob += (pulp.lpSum(make[i, m] for i in items) <= d["capacity"][m], f"s2_capacity_{m}")
+    prob += (pulp.lpSum(stock[i, m] for i in items) <= d["storage"], f"s3_storage_{m}")
+prob.writeMPS("model.mps")
+prob.solve(pulp.PULP_CBC_CMD(msg=False))
+values = {v.name: v.varValue for v in prob.variables()}
+TAMPER
+# output lists indexed [month][item], while the variables are named x_{item}_{month}
+out = {"make": [[make[i, m].varValue for i in items] for m in months],
+       "stock": [[stock[i, m].varValue for i in items] for m in months]}
+json.dump(out, open("output.json", "w"))
+json.dump({"status": "optimal", "values": values, "objective": pulp.value(prob.objective)},
+          open("solution.json", "w"))
+"""
+# Three items over three months; months 1 and 2 need stock carried in, so the stock matrix is not symmetric.
+STOCK_DATA = {"demand": [[20, 35, 10], [15, 5, 30], [8, 12, 25]], "cost": [4, 6, 5], "hold": 1,
+              "capacity": [70, 50, 45], "storage": 30}
+
+
+def run_stock(tmp_path, sandbox, tamper: str = ""):
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps(STOCK_DATA))
+    work = run_program(STOCK_PROGRAM.replace("TAMPER", tamper), data, tmp_path / "a", sandbox)
+    return work, verify_attempt(work, ["s1", "s2", "s3"], sandbox, LIMITS)
+
+
+def test_output_indexed_month_item_with_variables_item_month_gets_no_violation(tmp_path, sandbox):
+    work, verdict = run_stock(tmp_path, sandbox)
+    out = json.loads((work / "output.json").read_text())
+    # the layout really is transposed against the names: stock of item 0 in month 1 sits at [1][0]
+    values = json.loads((work / "solution.json").read_text())["values"]
+    assert out["stock"][1][0] == values["stock_0_1"] and out["stock"][0][1] == values["stock_1_0"]
+    assert out["stock"][1][0] != out["stock"][0][1]
+    assert verdict.outcome == "agrees", verdict.summary
+    assert verdict.findings == []
+    check = verdict.values_check
+    assert check["columns_given"] == check["columns"] == 18 and check["rows_checked"] == check["rows"] == 15
+    assert check["violations"] == 0
+
+
+def test_values_that_break_rows_are_reported_with_each_rows_real_sense(tmp_path, sandbox):
+    _, verdict = run_stock(tmp_path, sandbox, tamper='values["stock_0_1"] += 100')
+    assert verdict.disagrees
+    broken = {f.split("constraint ")[1].split(":")[0]: f for f in verdict.findings if "break constraint" in f}
+    # stock_0_1 sits in exactly three rows: item 0's balances of months 1 and 2 (=), and month 1's storage (<=)
+    assert set(broken) == {"s1_balance_0_1", "s1_balance_0_2", "s3_storage_1"}, verdict.findings
+    demand = STOCK_DATA["demand"][0]
+    # the balance rows hold with equality at the solved values, so 100 more stock moves each by exactly ±100
+    assert f"must be = {-demand[1]}" in broken["s1_balance_0_1"]
+    assert numbers(broken["s1_balance_0_1"])[-2] == pytest.approx(-demand[1] + 100)
+    assert f"must be = {-demand[2]}" in broken["s1_balance_0_2"]
+    assert numbers(broken["s1_balance_0_2"])[-2] == pytest.approx(-demand[2] - 100)
+    assert f"must be <= {STOCK_DATA['storage']}" in broken["s3_storage_1"]
+    # and the objective at those values is off by the holding cost of 100 units
+    assert any("evaluated at its values" in f for f in verdict.findings)
+
+
+@pytest.mark.parametrize("tamper, words", [
+    ('values["make_0_0"] = float("nan")', "not a finite number"),
+    ('values = [values]', 'must be an object'),
+    ('values["made_up"] = 3', "does not have: made_up"),
+])
+def test_bad_values_are_findings(tamper, words, tmp_path, sandbox):
+    _, verdict = run_stock(tmp_path, sandbox, tamper=tamper)
+    assert verdict.disagrees and any(words in f for f in verdict.findings), verdict.findings
+
+
+def test_program_without_values_is_checked_by_status_and_objective_only(tmp_path, sandbox):
+    _, verdict = run_stock(tmp_path, sandbox, tamper="values = None")
+    assert verdict.outcome == "agrees" and verdict.values_check is None
+    assert 'no "values"' in verdict.summary
+
+
+@pytest.mark.parametrize("lower, upper, words", [
+    (20.0, 20.0, "must be = 20"), (None, 20.0, "must be <= 20"), (20.0, None, "must be >= 20"),
+    (5.0, 20.0, "must be between 5 and 20"),
+])
+def test_row_messages_state_the_rows_sense(lower, upper, words):
+    from optimus.resolve.check import row_sense
+    from optimus.verify import judge
+
+    inf = float("inf")
+    sense = row_sense(-inf if lower is None else lower, inf if upper is None else upper)
+    problem = {"kind": "row", "name": "s1_r", "sense": sense, "activity": 50.0 if upper else 0.0,
+               "lower": lower, "upper": upper}
+    raw = {"model": {"integers": 0, "sense": "min"},
+           "highs": {"solver": "HiGHS", "status": "optimal", "objective": 1.0, "bound": 1.0},
+           "values_check": {"problems": [problem], "violations": 1, "objective_at_values": 1.0}}
+    verdict = judge({"status": "optimal", "objective": 1.0}, raw)
+    assert verdict.findings and words in verdict.findings[0], verdict.findings

@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="thread: this machine; ray: Ray tasks, local or on a cluster (pip install 'optimus[ray]')")
     p.add_argument("--address", help="with --executor ray: a cluster, e.g. ray://head:10001 (default: local Ray)")
     p.add_argument("--rpm", type=int, default=0, help="with --executor ray: model requests per minute (0: no limit)")
+    p.add_argument("--optimal", action="store_true",
+                   help="planning: a proven-optimal planner (Fast Downward A* with LM-cut) instead of lama-first")
     p.add_argument("--price-in", type=float, help="money per 1M prompt tokens: adds cost per solved problem")
     p.add_argument("--price-out", type=float, help="money per 1M completion tokens (with --price-in)")
     p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,
@@ -51,6 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--faults", default="none", help="all, none, or a comma list of fault names (reference only)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the fault draw (default 0)")
+    p.add_argument("--repair", action="store_true",
+                   help="mimic users repair every infeasible folder with optimus repair (optimus/bench/repair.py)")
     p.add_argument("--out", type=Path, help="results folder (default results/bench); reruns resume")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
     p.add_argument("--timeout", type=float, default=30, help="seconds per sandboxed run (default 30)")
@@ -64,6 +68,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
+    if getattr(args, "repair", False):
+        from optimus.bench.repair import run_repair_bench
+
+        return run_repair_bench(args)
     from optimus.bench.runner import BenchOptions, run_bench
     from optimus.bench.summary import write_summary
 
@@ -96,6 +104,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         executor=args.executor,
         ray_address=args.address,
         rpm=args.rpm,
+        optimal=args.optimal,
         model=model,
         make_backend=make_backend,
     )

@@ -17,11 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from optimus import families
 from optimus.bench.judge import executed, judge, supervised_tests
 from optimus.faults import CATALOGUE, Info, Injected
 from optimus.problem import Problem
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
+from optimus.stages.context import Context
 from optimus.stages.testrun import run_tests
 from optimus.template import TemplateError, parse_template
 
@@ -47,8 +49,12 @@ def info_of(problem: Problem) -> Info:
     return Info(frozenset(problem.data), out, tests)
 
 
+def family_of(subject: Subject) -> families.Family:
+    return families.choose(subject.problem) or families.load("pulp")
+
+
 def candidates(subject: Subject, fault: str, seed: int) -> list[Injected]:
-    source = (subject.problem.reference_dir / "solver.py").read_text()
+    source = (subject.problem.reference_dir / family_of(subject).artifact).read_text()
     found = CATALOGUE[fault].candidates(source, info_of(subject.problem))
     random.Random(f"{seed}:{subject.key}:{fault}").shuffle(found)
     return found[:MAX_TRIES]
@@ -58,9 +64,12 @@ def run_program(subject: Subject, text: str, folder: Path, sandbox: SandboxBacke
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    (folder / "solver.py").write_text(text)
+    # Run as the loop would: the family writes the artifact and says how to run it (a planning program
+    # runs under the harness's horizon loop, a PDDL problem under the planner).
+    family = family_of(subject)
+    ctx = Context(subject.problem, subject.problem.snop, None, sandbox, limits, None, "", family=family)
     sandbox.run(
-        ["python", "solver.py"],
+        family.prepare(ctx, folder, text),
         workdir=folder,
         readonly={"data.json": subject.problem.data_path},
         limits=limits,
@@ -74,13 +83,14 @@ def breaks(subject: Subject, inj: Injected, sandbox: SandboxBackend, limits: Lim
     if inj.target == "tests":
         ref = run_program(
             subject,
-            (subject.problem.reference_dir / "solver.py").read_text(),
+            (subject.problem.reference_dir / family_of(subject).artifact).read_text(),
             base / "reference",
             sandbox,
             limits,
         )
+        family = family_of(subject)
         outcome = run_tests(sandbox, limits, subject.problem.data_path, {"test_generated.py": inj.text},
-                            executed(ref), base / "tests")
+                            executed(ref), base / "tests", family.conftest(), family.test_files(ref))
         return not outcome.ok
     attempt = run_program(subject, inj.text, base / "program", sandbox, limits)
     return not judge(subject.problem, subject.expected, attempt, sandbox, limits, base / "eval").success

@@ -1,9 +1,12 @@
 """The benchmark's verdict on a run, independent of what the loop itself concluded.
 
 Executed: the final solver.py ran and wrote an output.json that parses (the paper's execution rate).
-Success: the problem's own supervised tests pass on the final output (run by the same harness, sandboxed)
-and the objective matches expected.json; when the expected status is infeasible or unbounded, the
-status alone decides.
+Success, when the expected status is optimal: the status is reached, the objective matches expected.json
+(within the label's written precision, `abs_tol`) and the problem's own supervised tests pass on the final
+output (run by the same harness, sandboxed). A label without an objective (`"objective": null`, e.g. a public
+problem without obj.txt) is judged by status and tests alone; a problem without tests of its own by status and
+objective alone; with neither there is nothing to verify against, and the row is no success. When the expected
+status is infeasible or unbounded, the status alone decides.
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from optimus import groundtruth
+from optimus import families, groundtruth
 from optimus.problem import Problem
-from optimus.report import ABS_TOL, REL_TOL, objective_matches
+from optimus.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
 from optimus.runstore import attempts
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
@@ -68,17 +71,27 @@ def judge(
     v.executed = output is not None
     v.status, v.objective = solution.get("status"), solution.get("objective")
     want = expected.get("status", "optimal")
+    # Planning is judged as LLM+P does: a valid plan (its tests pass) succeeds; its length against the optimum
+    # is objective_match, reported beside success as the optimal-length rate.
+    planning = problem.snop.problem_type == "PLANNING"
     if not v.executed:
         v.reason = "no output.json that parses"
     elif want != "optimal":
         v.success = v.status == want
         v.reason = "" if v.success else f"status {v.status}, expected {want}"
-    elif v.status != "optimal":
+    elif v.status != "optimal" and not (v.status == "feasible" and planning):
         v.reason = f"status {v.status}, expected optimal"
     else:
-        v.objective_match = objective_matches(v.objective, expected["objective"], rel, abs_tol)
-        if not v.objective_match:  # a failure already: the tests would not change the verdict
-            v.reason = f"objective {v.objective}, expected {expected['objective']}"
+        want_objective = expected.get("objective")
+        if want_objective is not None:
+            v.objective_match = objective_matches(v.objective, want_objective, rel, label_abs_tol(expected, abs_tol))
+            if not v.objective_match and not planning:  # a failure already: the tests would not change the verdict
+                v.reason = f"objective {v.objective}, expected {want_objective}"
+                return v
+        tests = supervised_tests(problem) if tests is None else tests
+        if not tests and passed is None:
+            v.success = want_objective is not None
+            v.reason = "" if v.success else "nothing to verify against: no expected objective and no supervised tests"
             return v
         outcome = (
             passed
@@ -116,7 +129,9 @@ def _run_tests(
         return TestOutcome(broken="the problem has no supervised tests")
     if evaldir.exists():
         shutil.rmtree(evaldir)
-    return run_tests(sandbox, limits, problem.data_path, tests, ex, evaldir)
+    family = families.choose(problem) or families.load("pulp")
+    return run_tests(sandbox, limits, problem.data_path, tests, ex, evaldir, family.conftest(),
+                     family.test_files(ex.workdir))
 
 
 def final_attempt(run_dir: Path) -> Path | None:

@@ -2,7 +2,8 @@
 
 Layout of --out:
     bench.json          the settings that decide the results (a resumed run must match them)
-    results.jsonl       one line per problem × mode, appended and flushed as each row finishes
+    results.jsonl       one line per problem × mode, appended and flushed as each row finishes; a problem that
+                        cannot be prepared is one line {"problem", "mode": null, "skipped": why}
     faults.json         which faults really break which problems (verification cache)
     work/<problem>/source/   a clean copy (without runs/ and tests/test_generated.py) + computed expected.json
     work/<problem>/<mode>/   a fresh copy per row: autotests writes tests/, every run writes runs/
@@ -20,11 +21,12 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from optimus import families
 from optimus.agent import Options, solve
 from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import final_attempt, ground_truth, judge
-from optimus.errors import ConfigError, SpecError
+from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.faults import FaultPlan, parse_spec
 from optimus.llm import LLMClient, LLMLog
 from optimus.llm.client import Backend
@@ -32,13 +34,13 @@ from optimus.problem import SNOP_FILES, Problem, load_problem, natural_order, sh
 from optimus.report import ABS_TOL, REL_TOL
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
-from optimus.stages import MODES
+from optimus.stages import BASELINE_MODES, MODES
 from optimus.stages.testgen import GENERATED
 from optimus.stages.testrun import TestOutcome
 from optimus.validate import validate
 
 # Settings that change what a row means: a resumed benchmark must use the same ones.
-PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings")
+PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings", "optimal")
 
 
 @dataclass
@@ -64,6 +66,7 @@ class BenchOptions:
     executor: str = "thread"  # "thread" (this machine) or "ray" (optimus.bench.ray_executor)
     ray_address: str | None = None  # None: a local Ray on this machine
     rpm: int = 0  # model requests per minute, at most (ray executor; 0: no limit)
+    optimal: bool = False  # planning: ask the planner for a proven-optimal plan (pddl: A* with LM-cut)
     model: str = "reference"
     make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
 
@@ -78,6 +81,7 @@ class BenchOptions:
             "max_debug": self.max_debug,
             "max_fix": self.max_fix,
             "rephrasings": self.rephrasings,
+            "optimal": self.optimal,
         }
 
 
@@ -109,7 +113,19 @@ class Results:
                     self.rows.append(json.loads(line))
                 except json.JSONDecodeError:
                     continue  # a line cut short by a kill: that row runs again
-        self.done = {(r["problem"], r["mode"]) for r in self.rows}
+        # A skipped problem is tried again on resume: its folder may have been fixed since.
+        self.done = {(r["problem"], r["mode"]) for r in self.rows if "skipped" not in r}
+
+    @property
+    def runs(self) -> list[dict]:
+        """The rows of runs, without the rows of skipped problems."""
+        return [r for r in self.rows if "skipped" not in r]
+
+    def skip(self, problem: str, why: str) -> None:
+        """One row {"problem", "mode": null, "skipped": why}, unless the last one for the problem says the same."""
+        last = next((r for r in reversed(self.rows) if r["problem"] == problem and "skipped" in r), None)
+        if last is None or last["skipped"] != why:
+            self.add({"problem": problem, "mode": None, "skipped": why})
 
     def add(self, row: dict) -> None:
         with self.lock:
@@ -118,7 +134,8 @@ class Results:
                 fh.flush()
                 os.fsync(fh.fileno())
             self.rows.append(row)
-            self.done.add((row["problem"], row["mode"]))
+            if "skipped" not in row:
+                self.done.add((row["problem"], row["mode"]))
 
 
 def check_settings(out: Path, settings: dict) -> None:
@@ -135,12 +152,22 @@ def check_settings(out: Path, settings: dict) -> None:
 
 
 def prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Subject | None, str]:
-    """Copy the folder into the work area and find its ground truth; (None, why) when it cannot be run."""
+    """Copy the folder into the work area and find its ground truth; (None, why) when it cannot be run.
+    Nothing wrong in one folder stops the bench: it becomes that problem's reason to be skipped."""
+    try:
+        return _prepare(folder, out, timeout, offline)
+    except Exception as exc:  # noqa: BLE001 — one broken folder must not end the bench; its row says why
+        return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, OptimusError) else str(exc)
+
+
+def _prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Subject | None, str]:
     key = short_name(folder)
     errors = [str(f) for f in validate(folder) if f.level == "error"]
     if errors:
         return None, errors[0]
-    missing = [n for n in ("formulation.md", "solver.py") if not (folder / "reference" / n).is_file()]
+    family = families.choose(load_problem(folder))
+    artifact = family.artifact if family else "solver.py"  # what the reference backend answers codegen with
+    missing = [n for n in ("formulation.md", artifact) if not (folder / "reference" / n).is_file()]
     if offline and missing:
         return None, f"the reference backend needs reference/{' and '.join(missing)}"
     source = out / "work" / key / "source"
@@ -159,9 +186,9 @@ def prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Sub
 
 def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> list[dict]:
     """Run every missing row; returns all rows in results.jsonl (old and new)."""
-    bad = [m for m in opts.modes if m not in MODES]
+    bad = [m for m in opts.modes if m not in MODES + BASELINE_MODES]
     if bad:
-        raise ConfigError(f"--mode: unknown mode {', '.join(bad)}; choose from {', '.join(MODES)}")
+        raise ConfigError(f"--mode: unknown mode {', '.join(bad)}; choose from {', '.join(MODES + BASELINE_MODES)}")
     if opts.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
     fault_names = parse_spec(opts.faults)
@@ -183,6 +210,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     skipped = {short_name(f): why for f, (s, why) in zip(todo, prepared) if s is None}
     subjects = [s for s, _ in prepared if s is not None]
     for key, why in skipped.items():
+        results.skip(key, why)
         progress(f"skip {key}: {why}")
     (opts.out / "skipped.json").write_text(json.dumps(skipped, indent=2) + "\n")
 
@@ -205,7 +233,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     shared = opts.make_backend() if opts.make_backend else None
     if shared is not None:
         shared = Throttled(shared, threading.Semaphore(opts.llm_concurrency))
-    tasks = [(s, m) for s in subjects for m in opts.modes if (s.key, m) not in results.done]
+    tasks = [(s, m) for s in subjects for m in opts.modes if (s.key, m) not in results.done and applies(s, m)]
     stop = threading.Event()
 
     def one(task: tuple[Subject, str]) -> dict | None:
@@ -239,9 +267,18 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         finished += 1
         progress(f"[{finished}/{total}] {line(row)}")
     progress(
-        f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.rows)} in {opts.out}/results.jsonl)"
+        f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.runs)} in {opts.out}/results.jsonl)"
     )
-    return results.rows
+    return results.runs
+
+
+def applies(subject: Subject, mode: str) -> bool:
+    """A baseline mode (direct: the model answers with the plan itself) runs only where the problem's family has
+    a prompt for it; the ablation's modes run everywhere."""
+    if mode not in BASELINE_MODES:
+        return True
+    family = families.choose(subject.problem)
+    return family is not None and family.prompt_name(mode) != mode
 
 
 def run_row(
@@ -278,13 +315,15 @@ def run_row(
         use_cache=False,
     )
     options = Options(
-        mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits
+        mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits,
+        optimal=opts.optimal,
     )
     row: dict = {
         "problem": subject.key,
         "mode": mode,
         "llm": f"{backend.name}:{backend.model}",
         "fault": plan.injected.fault if plan else None,
+        "planning": subject.problem.snop.problem_type == "PLANNING",
     }
     started = time.monotonic()
     report, error = None, None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from optimus.faults import CATALOGUE
-from optimus.stages import MODES
+from optimus.stages import BASELINE_MODES, MODES
 
 
 def pct(k: int, n: int) -> str:
@@ -16,7 +16,7 @@ def pct(k: int, n: int) -> str:
 
 def modes_of(rows: list[dict]) -> list[str]:
     present = {r["mode"] for r in rows}
-    return [m for m in MODES if m in present]
+    return [m for m in MODES + BASELINE_MODES if m in present]
 
 
 def mode_stats(rows: list[dict], mode: str, prices: tuple[float, float] | None = None) -> dict:
@@ -41,9 +41,26 @@ def mode_stats(rows: list[dict], mode: str, prices: tuple[float, float] | None =
     }
 
 
+def planning_section(rows: list[dict]) -> list[str]:
+    """LLM+P's measures for planning problems: success (a valid plan), the optimal-length rate, planner time."""
+    plans = [r for r in rows if r.get("planning")]
+    if not plans:
+        return []
+    lines = ["", "### Planning problems", "",
+             "| mode | problems | success (valid plan) | optimal length | s in the sandbox / problem |",
+             "| --- | --- | --- | --- | --- |"]
+    for m in modes_of(plans):
+        these = [r for r in plans if r["mode"] == m]
+        optimal = sum(bool(r.get("objective_match")) for r in these)
+        sandbox = sum(r["seconds"].get("sandbox") or 0 for r in these) / len(these)
+        lines.append(f"| {m} | {len(these)} | {pct(sum(r['success'] for r in these), len(these))} | "
+                     f"{pct(optimal, len(these))} | {sandbox:.1f} |")
+    return lines + ["", "Sandbox time holds the planner's search, its validation and the tests."]
+
+
 def ordering(rows: list[dict]) -> tuple[bool, str]:
     """Does success not decrease along prompt → debug → autotests → supervised → full?"""
-    stats = [(m, sum(r["success"] for r in rows if r["mode"] == m)) for m in modes_of(rows)]
+    stats = [(m, sum(r["success"] for r in rows if r["mode"] == m)) for m in modes_of(rows) if m in MODES]
     broken = [f"{a} {x} > {b} {y}" for (a, x), (b, y) in itertools.pairwise(stats) if x > y]
     chain = " ≤ ".join(f"{m} {k}" for m, k in stats)
     return (not broken, chain if not broken else f"{chain}; violated: {', '.join(broken)}")
@@ -175,6 +192,7 @@ def write_summary(
                 "loop feeds back. It measures the harness, not a language model."
             ),
         ]
+    head += planning_section(rows)
     holds, chain = ordering(rows)
     head += [
         "",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from optimus.verify import Verdict
 
 # Registration is this list, not an if-ladder: module names under optimus/families/, in order of preference.
-NAMES = ("pulp", "cvxpy")
+NAMES = ("pulp", "cvxpy", "z3", "pddl")
 # A SNOP's `solver` values that name a family other than by its own name.
 ALIASES = {"highspy": "pulp"}
 # Statuses a run may report in solution.json. "feasible": a solution that satisfies every statement, with no
@@ -62,11 +62,25 @@ class Family:
         """The fixtures the problem's tests get (copied next to them in the sandbox)."""
         return CONFTEST
 
+    def prompt_values(self, ctx: Context) -> dict[str, str]:
+        """Values the family's own prompts name beyond the SNOP's parts (a given domain's predicates, …).
+        Never data values: only what an expert gave as part of the problem's definition."""
+        return {}
+
+    def test_files(self, workdir: Path) -> dict[str, Path]:
+        """Files the tests read beside output.json (name → path), e.g. the problem file the model wrote."""
+        return {}
+
     def prepare(self, ctx: Context, workdir: Path, code: str) -> list[str]:
         """Write the model's artifact (and whatever the harness runs beside it) into workdir; return the
         command to run there in the sandbox. The run must leave output.json and solution.json."""
         (workdir / self.artifact).write_text(code)
         return ["python", self.artifact]
+
+    def no_solution_hint(self, status: str) -> str:
+        """What the fix prompt says first when the run found no solution but the problem has one."""
+        return (f"The solver reported the model {status}, but the problem is expected to have an optimal solution. "
+                "Look for a constraint with the wrong direction or scale, a wrong bound, or a missing variable.")
 
     def recheck(self, ctx: Context, ex: Execution) -> Verdict:
         """The independent re-check of what the run captured, with the diagnosis of "no solution"."""

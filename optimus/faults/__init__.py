@@ -13,11 +13,12 @@ Which candidate is used, and whether it really breaks the program, is the benchm
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from optimus.errors import ConfigError
 from optimus.faults.base import Fault, Info, Injected
-from optimus.faults.catalogue import CATALOGUE, repair_evidence
+from optimus.faults.catalogue import CATALOGUE, prompt_part, repair_evidence
 
 CODE_STAGES = ("codegen", "debug", "fix")
 REPAIR_STAGES = ("debug", "fix")
@@ -54,6 +55,7 @@ class FaultPlan:
     repaired: bool = False
     repair_prompts: int = 0
     evidence: list[bool] = field(default_factory=list)
+    doubts: list[bool] = field(default_factory=list)  # per assess prompt while live: did the answer doubt it
 
     @property
     def fault(self) -> Fault:
@@ -67,6 +69,8 @@ class FaultPlan:
                 self.served += 1
                 return fence("python", self.injected.text)
             return text
+        if stage == "assess":
+            return self._assess(messages, text)
         if stage not in CODE_STAGES or self.repaired:
             return text
         if stage in REPAIR_STAGES:
@@ -80,6 +84,23 @@ class FaultPlan:
         self.served += 1
         return fence("python", self.injected.text)
 
+    def _assess(self, messages: list[dict], text: str) -> str:
+        """While the faulty program is live, a fault a reader can see in it (Fault.doubt) makes the review
+        score the code 0, quoting it; only when the assess prompt really shows the program."""
+        from optimus.llm.reference import fence
+
+        if self.fault.doubt is None or self.repaired or not self.served:
+            return text
+        prompt = next((m["content"] for m in messages if m["role"] == "user"), "")  # the prompt, not feedback
+        reason = self.fault.doubt(self.injected, prompt_part("assess", prompt, "code"))
+        self.doubts.append(reason is not None)
+        if reason is None:
+            return text
+        fine = "not judged: the offline reference backend has no model"
+        steps = [{"step": "formulation", "score": 1, "reason": fine}, {"step": "code", "score": 0, "reason": reason},
+                 {"step": "output", "score": 1, "reason": fine}]
+        return fence("json", json.dumps({"steps": steps}))
+
     def to_dict(self) -> dict:
         return {
             "fault": self.injected.fault,
@@ -87,5 +108,6 @@ class FaultPlan:
             "served": self.served,
             "repair_prompts": self.repair_prompts,
             "evidence": self.evidence,
+            "doubts": self.doubts,
             "repaired": self.repaired,
         }

@@ -34,3 +34,6 @@ class Fault:
     needs: str  # the evidence a repair needs: what the predicate looks for
     candidates: Callable[[str, Info], list[Injected]]
     evidence: Callable[[Injected, str], bool]
+    # What a self-assessment that reads the program shown to it (the assess prompt's program part) would
+    # object, or None when nothing there shows the fault. None: the fault leaves the assess answer alone.
+    doubt: Callable[[Injected, str], str | None] | None = None

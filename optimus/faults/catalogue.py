@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from optimus.faults.base import Fault, Injected
 from optimus.faults.edits import (
+    added_restriction,
     drop_constraint,
     drop_integrality,
     flip_constraint,
@@ -22,6 +23,7 @@ from optimus.faults.edits import (
     wrong_key,
     wrong_test,
 )
+from optimus.faults.z3_edits import model_value, python_bool, python_if
 from optimus.prompts import template
 
 # ---- the evidence a repair prompt carries ----
@@ -32,17 +34,23 @@ _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 def repair_evidence(stage: str, prompt: str) -> str:
     """The `evidence` part of a debug or fix prompt, cut out by matching the prompt's own template (so the
     program and the statements, which mention every key and constraint, do not count as evidence)."""
+    return prompt_part(stage, prompt, "evidence")
+
+
+def prompt_part(stage: str, prompt: str, part: str) -> str:
+    """The text a prompt holds for placeholder `part`, cut out by matching the stage's template; the whole
+    prompt when it does not match."""
     try:
         text = template(stage)
     except OSError:
         return prompt
     parts = _PLACEHOLDER.split(text)
     pattern = "".join(
-        re.escape(p) if i % 2 == 0 else ("(?P<evidence>.*)" if p == "evidence" else ".*?")
+        re.escape(p) if i % 2 == 0 else ("(?P<part>.*)" if p == part else ".*?")
         for i, p in enumerate(parts)
     )
     match = re.fullmatch(pattern, prompt, re.DOTALL)
-    return match.group("evidence") if match else prompt
+    return match.group("part") if match and "part" in match.groupdict() else prompt
 
 
 def _status_reported(evidence: str) -> bool:
@@ -179,6 +187,45 @@ CATALOGUE: dict[str, Fault] = {
             "a failed check comparing the reported objective",
             solution_wrong_objective,
             lambda inj, ev: bool(re.search(r"objective", ev, re.IGNORECASE)),
+        ),
+        Fault(
+            "z3_python_bool",
+            "code",
+            "z3.And/Or/Not written with Python and/or/not",
+            "the Z3Exception (symbolic expressions cannot be cast to Boolean), or a failed check naming the statement",
+            python_bool,
+            lambda inj, ev: bool(re.search(r"concrete Boolean|Symbolic expressions", ev)) or _names_constraint(inj, ev),
+        ),
+        Fault(
+            "z3_python_if",
+            "code",
+            "z3.If written as a Python conditional (x == k compared structurally: silently False)",
+            "the error on a sum turned Python int (no attribute 'as_ast'), the Z3Exception, or a failed check "
+            "naming the statement or the objective",
+            python_if,
+            lambda inj, ev: bool(re.search(r"concrete Boolean|Symbolic expressions|as_ast|objective", ev, re.IGNORECASE))
+            or _names_constraint(inj, ev),
+        ),
+        Fault(
+            "z3_model_value",
+            "code",
+            "a model value written as a z3 expression (.as_long() / is_true left out)",
+            "the TypeError that json cannot write a z3 value",
+            model_value,
+            lambda inj, ev: bool(re.search(r"not JSON serializable|NumRef|BoolRef|ExprRef|as_long", ev)),
+        ),
+        Fault(
+            "added_restriction",
+            "code",
+            "a restriction no statement gives (a limit tightened to 80% beside the real one): tests still pass",
+            "a self-assessment quoting the added line (tests and the re-solve cannot see it)",
+            added_restriction,
+            lambda inj, ev: inj.detail["line"] in ev,
+            lambda inj, program: (
+                f"the program adds `{inj.detail['line']}`, a restriction no statement gives: it tightens "
+                f"{inj.detail['constraint'] or 'a limit'} beyond what the statements say and cuts off solutions "
+                "they allow; remove that line" if inj.detail["line"] in program else None
+            ),
         ),
         Fault(
             "wrong_test",

@@ -164,6 +164,9 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
             elif isinstance(value, ast.Call) and seg(source, value.func).endswith("LpConstraint"):
                 named = [k.value for k in value.keywords if k.arg == "name"] + value.args[2:3]
                 found.append((node, value, seg(source, named[0]) if named else ""))
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
+              and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "assert_and_track"):
+            found.append((node, node.value.args[0], seg(source, node.value.args[1])))  # z3: s.assert_and_track(e, name)
         elif isinstance(node, ast.List) and library(tree) == "cvxpy":  # cvxpy: constraints = [a <= b, ...]
             lines = source.splitlines()
             for elt in node.elts:
@@ -230,7 +233,7 @@ def flip_constraint(source: str, info: Info) -> list[Injected]:
                     )
                 )
             continue
-        if len(cmp.ops) != 1 or type(cmp.ops[0]) not in flip:
+        if not isinstance(cmp, ast.Compare) or len(cmp.ops) != 1 or type(cmp.ops[0]) not in flip:
             continue
         _, left_end = span(source, cmp.left)
         right_start, _ = span(source, cmp.comparators[0])
@@ -258,6 +261,12 @@ def flip_objective(source: str, info: Info) -> list[Injected]:
         "Maximize": "Minimize",
         "Minimize": "Maximize",
     }
+    z3_sense = re.search(r"\.(minimize|maximize)\(", source) if re.search(r"^import z3\b", source, re.MULTILINE) else None
+    if z3_sense:  # z3: opt.minimize(e) / opt.maximize(e)
+        word = z3_sense.group(1)
+        other = "maximize" if word == "minimize" else "minimize"
+        text = splice(source, z3_sense.start(1), z3_sense.end(1), other)
+        return [Injected("flip_objective", "code", text, f"objective sense {word} → {other}", {"was": word})]
     for match in re.finditer(r"\b(?:pulp|cp|cvxpy)\.(LpMaximize|LpMinimize|Maximize|Minimize)\b", source):
         word = match.group(1)
         text = splice(source, match.start(1), match.end(1), swaps[word])
@@ -440,4 +449,36 @@ def wrong_test(source: str, info: Info) -> list[Injected]:
                             {},
                         )
                     )
+    return out
+
+
+# The factor of an added restriction: a limit the statements give, tightened to this share of itself.
+TIGHTER = 0.8
+
+
+def added_restriction(source: str, info: Info) -> list[Injected]:
+    """A restriction no statement gives: beside a `<=` constraint, a copy with its limit cut to 80%. Tests of
+    the statements still pass (the solution stays feasible); only the objective is worse."""
+    tree = parse(source)
+    if tree is None:
+        return []
+    out = []
+    for node, cmp, name in _constraints(source, tree):
+        if not (isinstance(node, ast.AugAssign) and isinstance(cmp, ast.Compare) and len(cmp.ops) == 1
+                and isinstance(cmp.ops[0], ast.LtE)):
+            continue
+        quote = re.match(r"[a-zA-Z]*[\"']", name.strip())
+        new_name = ""
+        if quote:
+            new_name = name.strip()[: quote.end()] + "reserve_" + name.strip()[quote.end():]
+        elif name.strip():
+            new_name = f'"reserve_" + str({name.strip()})'
+        line = (f"{seg(source, node.target)} += {seg(source, cmp.left)} <= {TIGHTER} * "
+                f"({seg(source, cmp.comparators[0])}){', ' + new_name if new_name else ''}")
+        _, end = span(source, node)
+        eol = source.find("\n", end)
+        eol = len(source) if eol < 0 else eol
+        text = splice(source, eol, eol, "\n" + " " * node.col_offset + line)
+        out.append(Injected("added_restriction", "code", text, f"added: {line}",
+                            {"line": line, "constraint": name.strip()}))
     return out

@@ -26,7 +26,7 @@ from optimus.errors import LLMError
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\s]*)[^`]*$")
 _CODE_START = re.compile(r"^(import \w|from [\w.]+ import |def \w|class \w|#!|@\w)")
 
-LANG_TAGS = {"python": {"python", "py", "python3", "py3"}}
+LANG_TAGS = {"python": {"python", "py", "python3", "py3"}, "pddl": {"pddl", "lisp", "scheme"}}
 
 TRUNCATED_FEEDBACK = (
     "Your answer was cut off before the program ended (it hit the output length limit or the code block "
@@ -93,6 +93,22 @@ def looks_like_program(src: str) -> bool:
     return any(not isinstance(s, ast.Expr) or isinstance(s.value, ast.Call) for s in tree.body)
 
 
+def looks_like_pddl(src: str) -> bool:
+    """A PDDL file: starts with `(define` (after comments) and its parentheses balance."""
+    code = "\n".join(line.split(";", 1)[0] for line in src.splitlines())
+    depth = 0
+    for char in code:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0 and re.match(r"\s*\(\s*define\b", code, re.IGNORECASE) is not None
+
+
+def _looks_like(src: str, lang: str) -> bool:
+    """Whether an untagged block counts as a program in `lang`."""
+    return {"python": looks_like_program, "pddl": looks_like_pddl}.get(lang, lambda _: True)(src)
+
+
 def _tidy(src: str) -> str:
     lines = src.splitlines()
     while lines and not lines[0].strip():
@@ -124,7 +140,7 @@ def extract_code(text: str, finish_reason: str | None = None, lang: str = "pytho
         raise truncated
     if blocks:
         tagged = [b.body for b in blocks if b.info in tags]
-        untagged = [b.body for b in blocks if not b.info and (lang != "python" or looks_like_program(b.body))]
+        untagged = [b.body for b in blocks if not b.info and _looks_like(b.body, lang)]
         candidates = [c for c in (tagged or untagged) if c.strip()]
         if candidates:
             # max() keeps the first of equal keys; reversing makes ties go to the last block.
@@ -133,4 +149,8 @@ def extract_code(text: str, finish_reason: str | None = None, lang: str = "pytho
         code = _unfenced(text)
         if code is not None:
             return _tidy(code)
+    elif lang == "pddl" and "(define" in text.lower():  # an unfenced problem file, perhaps after a sentence
+        start = text.lower().index("(define")
+        if looks_like_pddl(text[start:]):
+            return _tidy(text[start:])
     raise CodeExtractionError(f"no {lang} program found", NO_CODE_FEEDBACK.format(lang=lang), text)

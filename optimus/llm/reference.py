@@ -9,6 +9,7 @@ first answers wrong, to test whether the loop feeds back the evidence a model wo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Protocol
 
 from optimus.errors import ConfigError
@@ -30,7 +31,9 @@ class ReferenceBackend:
     def __init__(self, problem: Problem, faults: FaultPlan | None = None):
         self.problem, self.faults = problem, faults
         ref = problem.reference_dir
-        missing = [n for n in ("formulation.md", "solver.py") if not (ref / n).is_file()]
+        # A planning folder's known-good artifact is the problem file the model would write.
+        artifact = "problem.pddl" if (ref / "problem.pddl").is_file() else "solver.py"
+        missing = [n for n in ("formulation.md", artifact) if not (ref / n).is_file()]
         if missing:
             raise ConfigError(f"{ref}: the reference backend needs {' and '.join(missing)} there "
                               "(or use an OpenAI-compatible model: set OPENAI_API_KEY or OPENAI_BASE_URL)")
@@ -44,12 +47,27 @@ class ReferenceBackend:
 
     def _answer(self, stage: str) -> str:
         ref = self.problem.reference_dir
-        if stage == "formulate":
+        if stage in ("formulate", "reformulate"):
             return (ref / "formulation.md").read_text()
+        if stage == "assess":  # reference/assessment.json if the folder has one; else nothing doubted
+            if (ref / "assessment.json").is_file():
+                return fence("json", (ref / "assessment.json").read_text())
+            return fence("json", json.dumps({"steps": [
+                {"step": s, "score": 1, "reason": "not judged: the offline reference backend has no model"}
+                for s in ("formulation", "code", "output")]}))
+        if stage in ("codegen", "debug", "fix") and (ref / "problem.pddl").is_file():
+            return fence("pddl", (ref / "problem.pddl").read_text())
         if stage in ("codegen", "debug", "fix"):
             return fence("python", (ref / "solver.py").read_text())
+        if stage == "direct":  # a planning folder's known-good plan (LLM-as-planner baseline)
+            if not (ref / "plan.json").is_file():
+                raise ConfigError(f"{ref / 'plan.json'}: the reference backend answers --mode direct from it; "
+                                  "there is none")
+            return fence("json", (ref / "plan.json").read_text())
         if stage == "testgen":
             return fence("python", self._tests())
+        if stage == "repair":  # the free-text step of `optimus repair`: a change the folder's author wrote
+            return fence("json", _reference_file(ref / "repair.json", "the free-text answer of optimus repair"))
         if stage == "rephrase":
             # It cannot rephrase: it returns the statements as they are, which passes the marks check.
             return fence("json", json.dumps(self.problem.snop.problem_info, indent=2))
@@ -61,6 +79,33 @@ class ReferenceBackend:
             raise ConfigError(f"{self.problem.tests_dir}: the reference backend answers testgen from tests/test_*.py; "
                               "there is none")
         return "\n\n".join(p.read_text() for p in files)
+
+
+class RequestReference:
+    """Offline answers for `optimus new`, before any problem folder exists: the request file's folder holds
+    reference/new.json, the SNOP and data a model would write. No language model."""
+
+    name = "reference"
+    model = "reference"
+    cacheable = False
+
+    def __init__(self, folder: Path):
+        self.answer = folder / "reference" / "new.json"
+        _reference_file(self.answer, "the answer to optimus new")
+
+    def complete(self, stage: str, messages: list[dict]) -> Completion:
+        if stage != "new":
+            raise ConfigError(f"the reference backend for a request has no answer for stage {stage!r}")
+        text = fence("json", self.answer.read_text())
+        return Completion(text, self.model, sum(len(m["content"].split()) for m in messages), len(text.split()),
+                          "stop", 0.0)
+
+
+def _reference_file(path: Path, what: str) -> str:
+    if not path.is_file():
+        raise ConfigError(f"{path}: the reference backend reads {what} there; there is none "
+                          "(or use an OpenAI-compatible model: set OPENAI_API_KEY or OPENAI_BASE_URL)")
+    return path.read_text()
 
 
 def fence(lang: str, text: str) -> str:

@@ -1,6 +1,8 @@
-"""python -m resolve REQUEST.json RESULT.json: re-solve model.mps; check output.json; explain infeasible/unbounded.
+"""python -m resolve REQUEST.json RESULT.json: re-solve model.mps; check the program's variable values against it;
+explain infeasible/unbounded.
 
-REQUEST holds {"model": path, "output": path or null, "budget_s": seconds}. RESULT always gets written: a failure
+REQUEST holds {"model": path, "values": path or null, "budget_s": seconds}; the values file is {name: number},
+written by the harness from solution.json's "values". RESULT always gets written: a failure
 becomes {"error": "..."} so the harness can say what went wrong.
 """
 
@@ -11,7 +13,7 @@ import sys
 import time
 import traceback
 
-from .check import check_output
+from .check import check_values
 from .iis import explain_infeasible
 from .model import load, solve_cbc, solve_highs
 from .ray import explain_unbounded
@@ -29,11 +31,11 @@ def run(request: dict) -> dict:
     result["highs"] = solve_highs(model, budget * SOLVE_SHARE)
     if model.is_mip:
         result["cbc"] = solve_cbc(request["model"], model.sense, budget * SOLVE_SHARE)
-    if request.get("output"):
-        with open(request["output"]) as fh:
-            output = json.load(fh)
-        if isinstance(output, dict) and output:
-            result["output_check"] = check_output(model, output)
+    if request.get("values"):
+        with open(request["values"]) as fh:
+            values = json.load(fh)
+        if isinstance(values, dict) and values:
+            result["values_check"] = check_values(model, values)
     status = result["highs"]["status"]
     if status == "infeasible" or (status != "optimal" and result.get("cbc", {}).get("status") == "infeasible"):
         result["infeasibility"] = explain_infeasible(model, deadline)

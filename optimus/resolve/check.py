@@ -1,9 +1,10 @@
-"""Does output.json satisfy the captured model? Map what can be mapped, say honestly what cannot."""
+"""Do the variable values solution.json gives ("values": {name: value}) satisfy the captured model? Exactly:
+names are the model's own column names, so nothing is guessed; a row is checked only when every column in
+it has a value, and each violation carries the row's real sense (=, <=, >=, range)."""
 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 
@@ -15,61 +16,31 @@ FEAS_REL = 1e-6
 MAX_LISTED = 10
 
 
-def norm(name: str) -> str:
-    """PuLP turns `x[(0, 1)]`-style names into `x_(0,_1)`; compare names with punctuation folded to '_'."""
-    return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+def row_sense(lower: float, upper: float) -> str:
+    """The row's relation as written: "=", "<=", ">=", "range" (both sides finite) or "free"."""
+    if math.isfinite(lower) and math.isfinite(upper):
+        return "=" if lower == upper else "range"
+    if math.isfinite(upper):
+        return "<="
+    return ">=" if math.isfinite(lower) else "free"
 
 
-def leaves(value, path=()):
-    """(index path, number) for every number in a nested list/dict of the output."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, (int, float)):
-        yield path, float(value)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from leaves(item, path + (i,))
-    elif isinstance(value, dict):
-        for k, item in value.items():
-            yield from leaves(item, path + (str(k),))
-
-
-def map_output(model: Model, output: dict) -> tuple[dict[int, float], dict]:
-    """Column index → value for every output number whose name matches a column; and a per-key account."""
-    index = {}
-    for j, name in enumerate(model.cols):
-        index.setdefault(norm(name), j)
-    values: dict[int, float] = {}
-    account = {"mapped": {}, "partial": {}, "unmapped": []}
-    for key, value in output.items():
-        items = list(leaves(value))
-        best: dict[int, float] = {}
-        for base in (0, 1):  # lists may be numbered from 0 or from 1 in the variable names
-            found = {}
-            for path, number in items:
-                parts = [str(p + base) if isinstance(p, int) else p for p in path]
-                j = index.get(norm("_".join([key, *parts])))
-                if j is not None:
-                    found[j] = number
-            if len(found) > len(best):
-                best = found
-        if not best:
-            account["unmapped"].append(key)
-            continue
-        values.update(best)
-        (account["mapped"] if len(best) == len(items) else account["partial"])[key] = [len(best), len(items)]
-    return values, account
-
-
-def check_output(model: Model, output: dict) -> dict:
-    values, account = map_output(model, output)
-    lp = model.lp
+def check_values(model: Model, values: dict) -> dict:
+    """Bounds, integrality and rows of the captured model at the given values (name → finite number)."""
+    index = {name: j for j, name in enumerate(model.cols)}
     x = np.full(len(model.cols), np.nan)
-    for j, v in values.items():
-        x[j] = v
+    unknown = []
+    for name, v in values.items():
+        j = index.get(name)
+        if j is None:
+            unknown.append(name)
+        else:
+            x[j] = float(v)
+    given = ~np.isnan(x)
+    lp = model.lp
     problems = []
     lower, upper = np.asarray(lp.col_lower_, float), np.asarray(lp.col_upper_, float)
-    for j in sorted(values):
+    for j in np.flatnonzero(given):
         v, tol = x[j], FEAS_ABS + FEAS_REL * abs(x[j])
         if v < lower[j] - tol or v > upper[j] + tol:
             problems.append({"kind": "bound", "name": model.cols[j], "value": v, "lower": lower[j], "upper": upper[j]})
@@ -77,7 +48,7 @@ def check_output(model: Model, output: dict) -> dict:
             problems.append({"kind": "integrality", "name": model.cols[j], "value": v})
     terms = model.entry_val * x[model.entry_col]
     nrow = len(model.rows)
-    activity = np.bincount(model.entry_row, weights=terms, minlength=nrow)  # NaN where a column is unmapped
+    activity = np.bincount(model.entry_row, weights=terms, minlength=nrow)  # NaN where a column has no value
     size = np.bincount(model.entry_row, weights=np.abs(terms), minlength=nrow)
     rlo, rhi = np.asarray(lp.row_lower_, float), np.asarray(lp.row_upper_, float)
     checked = ~np.isnan(activity)
@@ -85,14 +56,16 @@ def check_output(model: Model, output: dict) -> dict:
         tol = FEAS_ABS + FEAS_REL * max(size[i], abs(rlo[i]) if math.isfinite(rlo[i]) else 0,
                                         abs(rhi[i]) if math.isfinite(rhi[i]) else 0)
         if activity[i] < rlo[i] - tol or activity[i] > rhi[i] + tol:
-            problems.append({"kind": "row", "name": model.rows[i], "activity": float(activity[i]),
-                             "lower": float(rlo[i]), "upper": float(rhi[i])})
+            problems.append({"kind": "row", "name": model.rows[i], "sense": row_sense(rlo[i], rhi[i]),
+                             "activity": float(activity[i]), "lower": float(rlo[i]), "upper": float(rhi[i])})
     cost = np.asarray(lp.col_cost_, float)
     in_objective = np.flatnonzero(cost)
-    objective = float(cost[in_objective] @ x[in_objective]) if not np.isnan(x[in_objective]).any() else None
-    return {**account, "columns_mapped": len(values), "columns": len(model.cols), "rows_checked": int(checked.sum()),
-            "rows": nrow, "violations": len(problems), "problems": [_plain(p) for p in problems[:MAX_LISTED]],
-            "objective_at_output": objective}
+    objective = float(cost[in_objective] @ x[in_objective]) if given[in_objective].all() else None
+    missing = [model.cols[j] for j in np.flatnonzero(~given)]
+    return {"columns": len(model.cols), "columns_given": int(given.sum()), "missing": missing[:MAX_LISTED],
+            "missing_count": len(missing), "unknown": unknown[:MAX_LISTED], "unknown_count": len(unknown),
+            "rows": nrow, "rows_checked": int(checked.sum()), "violations": len(problems),
+            "problems": [_plain(p) for p in problems[:MAX_LISTED]], "objective_at_values": objective}
 
 
 def _plain(problem: dict) -> dict:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from optimus.errors import SandboxError
+from optimus.errors import ConfigError, SandboxError
 
 # The unprivileged user sandboxed code runs as when optimus itself runs as root.
 NOBODY = 65534
@@ -60,23 +62,86 @@ def others_can_read(path: Path) -> bool:
     return bool(path.stat().st_mode & stat.S_IROTH)
 
 
-def read_result_file(workdir: Path, name: str, max_bytes: int = 50_000_000) -> bytes:
-    """Read a file the sandboxed code wrote, refusing symlinks and special files.
+# Caps on a result file the sandboxed code wrote: its size (OPTIMUS_MAX_RESULT_MB overrides) and how deep
+# its JSON may nest (output_format templates nest a few levels; 200,000 `[` must not crash the host).
+MAX_RESULT_MB = 64
+MAX_JSON_DEPTH = 64
+
+
+def max_result_bytes() -> int:
+    raw = os.environ.get("OPTIMUS_MAX_RESULT_MB", "")
+    try:
+        mb = float(raw) if raw else MAX_RESULT_MB
+    except ValueError:
+        raise ConfigError(f"OPTIMUS_MAX_RESULT_MB must be a number of megabytes, got {raw!r}") from None
+    if mb <= 0:
+        raise ConfigError(f"OPTIMUS_MAX_RESULT_MB must be positive, got {raw!r}")
+    return int(mb * 1024 * 1024)
+
+
+def read_result_file(workdir: Path, name: str, max_bytes: int | None = None) -> bytes:
+    """Read a file the sandboxed code wrote, refusing symlinks, special files (a FIFO, a device) and files
+    over `max_bytes` (default: max_result_bytes()), without ever blocking.
 
     Code inside the sandbox can plant `output.json -> ~/.ssh/id_rsa`; the host must not follow it.
     """
+    limit = max_result_bytes() if max_bytes is None else max_bytes
     if "/" in name or name in ("", ".", ".."):
         raise SandboxError(f"result file name {name!r} must be a plain file name")
     path = Path(workdir) / name
     try:
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        kind = "a symlink" if path.is_symlink() else exc.strerror
+        kind = "it is a symlink, which the harness never follows" if path.is_symlink() else exc.strerror
         raise SandboxError(f"cannot read result file {path}: {kind}") from None
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise SandboxError(f"result file {path} is not a regular file")
-        if info.st_size > max_bytes:
-            raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {max_bytes} limit")
-        return f.read(max_bytes + 1)[:max_bytes]
+            raise SandboxError(f"result file {path} is not a regular file (it is {_kind(info.st_mode)})")
+        if info.st_size > limit:
+            raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {limit} limit in bytes "
+                               "(OPTIMUS_MAX_RESULT_MB sets it)")
+        data = f.read(limit + 1)
+    if len(data) > limit:  # it grew after the size check
+        raise SandboxError(f"result file {path} is over the {limit} limit in bytes")
+    return data
+
+
+def load_json_result(workdir: Path, name: str, max_bytes: int | None = None,
+                     max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """A JSON value from a result file, read as read_result_file does, nested at most `max_depth` deep.
+    Raises SandboxError for an unreadable file and ValueError (with the reason) for bad JSON."""
+    raw = read_result_file(workdir, name, max_bytes)
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise ValueError(f"{name} nests deeper than {max_depth} levels") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{name} is not valid JSON: {exc}") from None
+    if json_depth(value, max_depth) > max_depth:
+        raise ValueError(f"{name} nests deeper than {max_depth} levels")
+    return value
+
+
+def json_depth(value: Any, stop: int) -> int:
+    """How deep lists and objects nest in a parsed JSON value, counting no further than stop + 1 (iterative:
+    no recursion to exhaust)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > stop:
+                return deepest
+            stack.extend((child, depth) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _kind(mode: int) -> str:
+    for test, word in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return word
+    return "a special file"

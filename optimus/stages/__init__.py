@@ -5,3 +5,6 @@ rephrase. Each takes a Context and returns an artifact; optimus.agent strings th
 # written tests), supervised (+ the folder's own tests), full (+ rephrased statements). Here, not in optimus.agent,
 # so that the CLI can offer them without importing the whole pipeline.
 MODES = ("prompt", "debug", "autotests", "supervised", "full")
+# Baselines beside the ablation (not in the default bench): direct, the model answers with the solution itself
+# (LLM-as-planner for planning problems), validated like any run.
+BASELINE_MODES = ("direct",)

@@ -31,6 +31,12 @@ def fix(ctx: Context, formulation: str, code: str, evidence: str) -> str:
     return ask_for_code(ctx, "fix", prompt, ctx.family.lang)
 
 
+def direct(ctx: Context) -> str:
+    """The baseline: the solution itself (a planning family's plan, as JSON), no model of it in between."""
+    prompt = render(ctx.family.prompt_name("direct"), ctx.spec_values())
+    return ask_for_code(ctx, "direct", prompt, "json")
+
+
 def ask_for_code(ctx: Context, stage: str, prompt: Prompt, lang: str = "python") -> str:
     """Ask, extract the program; an answer with none is fed back with what was wrong, a bounded number of times."""
     extra: list[dict] = []

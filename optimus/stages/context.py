@@ -25,6 +25,8 @@ class Context:
     run: RunStore
     data_summary: str
     family: Family | None = None  # None until chosen (formulate chooses when the SNOP leaves it open)
+    mode: str = "full"  # the agent's mode; "direct" asks for the solution itself (a plan), not a model of it
+    optimal: bool = False  # --optimal: a family with a choice of engines asks for a proven-optimal answer
     attempts: Counter = field(default_factory=Counter)
     sandbox_seconds: float = 0.0
 
@@ -44,6 +46,7 @@ class Context:
             "data_summary": self.data_summary,
             "output_info": bullets(self.snop.output_info) or "(see the output shape)",
             "output_format": self.snop.output_format,
+            **(self.family.prompt_values(self) if self.family else {}),
         }
 
 

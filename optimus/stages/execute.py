@@ -8,7 +8,8 @@ from pathlib import Path
 
 from optimus.errors import SandboxError
 from optimus.families import STATUSES as SOLUTION_STATUSES
-from optimus.sandbox import RunResult, read_result_file
+from optimus.sandbox import RunResult
+from optimus.sandbox.files import load_json_result
 from optimus.stages.context import Context
 
 # Evidence is capped so that a prompt never grows with the program's output.
@@ -70,17 +71,17 @@ def _killed(result: RunResult, ctx: Context) -> str:
 
 
 def read_object(workdir: Path, name: str) -> tuple[dict | None, str | None]:
-    """A JSON object the sandboxed program wrote, or None and what is wrong with it (words for a repair prompt)."""
+    """A JSON object the sandboxed program wrote, or None and what is wrong with it (words for a repair prompt).
+    Read defensively (optimus.sandbox.files): no symlink, FIFO or device, a size cap, a depth cap."""
     path = workdir / name
     if not path.exists() and not path.is_symlink():
         return None, f"The program ended without writing {path.name}."
     try:
-        # Never follow a link the sandboxed code planted (output.json -> ~/.ssh/id_rsa).
-        value = json.loads(read_result_file(workdir, name))
+        value = load_json_result(workdir, name)
     except SandboxError as exc:
         return None, f"{path.name} cannot be read: {exc}"
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return None, f"{path.name} is not valid JSON: {exc}"
+    except ValueError as exc:
+        return None, f"{exc}."
     if not isinstance(value, dict):
         return None, f"{path.name} must hold a JSON object, found {type(value).__name__}."
     return value, None

@@ -59,9 +59,10 @@ class TestOutcome:
 
 
 def run_tests(sandbox: SandboxBackend, limits: Limits, data: Path, tests: dict[str, str], ex: Execution,
-              workdir: Path, conftest: Path = CONFTEST) -> TestOutcome:
+              workdir: Path, conftest: Path = CONFTEST, extra: dict[str, Path] | None = None) -> TestOutcome:
     """`tests` maps file name → module text. They run in the sandbox beside `data` (read-only, as data.json)
-    and copies of the output.json and solution.json that `ex` read; `conftest` is the family's fixtures."""
+    and copies of the output.json and solution.json that `ex` read; `conftest` is the family's fixtures, and
+    `extra` the files it reads besides (name → path: a planning family's problem.pddl and domain.pddl)."""
     workdir.mkdir(parents=True, exist_ok=True)
     shutil.copy(conftest, workdir / "conftest.py")
     for name, text in tests.items():
@@ -76,6 +77,9 @@ def run_tests(sandbox: SandboxBackend, limits: Limits, data: Path, tests: dict[s
     for name, value in (("output.json", ex.output), ("solution.json", ex.solution)):
         if value is not None:
             (workdir / name).write_text(json.dumps(value))
+    for name, path in (extra or {}).items():
+        if path.exists() or path.is_symlink():  # read without following a link the run may have planted
+            (workdir / name).write_bytes(read_result_file(path.parent, path.name))
     cmd = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=junit.xml", "-o",
            "junit_family=xunit1", *sorted(tests)]
     # No entry-point plugins: the harness needs none (junitxml is built in, fixtures come from conftest.py), and

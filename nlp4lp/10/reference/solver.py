@@ -64,4 +64,4 @@ def values(cube):
 output = {"make": values(make), "deliver": values(deliver), "stock": values(stock),
           "overtime": [[v.value() for v in row] for row in ot], "total_cost": objective} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

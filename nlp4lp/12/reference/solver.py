@@ -41,4 +41,4 @@ objective = pulp.value(prob.objective) if solved else None
 output = {"open": [round(v.value()) for v in y], "ship": [[v.value() for v in row] for row in x],
           "total_cost": objective} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

@@ -59,4 +59,4 @@ output = {
     "total_cost": objective,
 } if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

@@ -41,7 +41,7 @@ def main():
     with open("output.json", "w") as fh:
         json.dump(output, fh, indent=2)
     with open("solution.json", "w") as fh:
-        json.dump({"status": status, "objective": objective}, fh)
+        json.dump({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}, fh)
 
 
 if __name__ == "__main__":

@@ -32,4 +32,4 @@ solved = status in ("optimal", "time_limit")
 output = {"spots": round(spots.value()), "billboards": round(billboards.value())} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
 objective = pulp.value(prob.objective) if solved else None
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

@@ -16,11 +16,11 @@ def status_of(prob):
     return {-1: "infeasible", -2: "unbounded"}.get(prob.status, "error")
 
 
-def write(output, status, objective):
+def write(output, status, objective, prob):
     with open("output.json", "w") as f:
         json.dump(output, f)
     with open("solution.json", "w") as f:
-        json.dump({"status": status, "objective": objective}, f)
+        json.dump({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}, f)
 
 
 def main():
@@ -55,7 +55,7 @@ def main():
     except pulp.PulpSolverError:
         status = "error"
     if status not in ("optimal", "time_limit"):
-        write({}, status, None)
+        write({}, status, None, prob)
         return
     objective = pulp.value(prob.objective)
     output = {
@@ -63,7 +63,7 @@ def main():
         "spill": [v.value() or 0.0 for v in spill],
         "total_cost": objective,
     }
-    write(output, status, objective)
+    write(output, status, objective, prob)
 
 
 if __name__ == "__main__":

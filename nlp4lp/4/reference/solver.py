@@ -36,4 +36,4 @@ solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None
 output = {"tonnes": [v.value() for v in t], "total_cost": objective} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

@@ -37,4 +37,4 @@ solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None
 output = {"area": [[v.value() for v in row] for row in a], "profit": objective} if solved else {}
 Path("output.json").write_text(json.dumps(output, indent=2))
-Path("solution.json").write_text(json.dumps({"status": status, "objective": objective}))
+Path("solution.json").write_text(json.dumps({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}))

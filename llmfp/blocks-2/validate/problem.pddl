@@ -1,0 +1,15 @@
+(define (problem blocks-2)
+  (:domain toy-blocks)
+  (:objects ash birch cedar maple - block)
+  (:init
+    (handempty)
+    (ontable ash)
+    (on birch ash)
+    (on cedar birch)
+    (ontable maple)
+    (clear cedar)
+    (clear maple))
+  (:goal (and
+    (on birch maple)
+    (on ash birch)
+    (ontable cedar))))

@@ -1,0 +1,16 @@
+(define (problem blocks-3)
+  (:domain toy-blocks)
+  (:objects walnut teak yew fir larch - block)
+  (:init
+    (handempty)
+    (ontable walnut)
+    (on teak walnut)
+    (ontable yew)
+    (on fir yew)
+    (on larch fir)
+    (clear teak)
+    (clear larch))
+  (:goal (and
+    (on fir walnut)
+    (on walnut larch)
+    (on teak fir))))

@@ -1,0 +1,16 @@
+(define (problem gripper-2)
+  (:domain museum-porter)
+  (:objects foyer east_wing west_wing - hall mask urn - exhibit left right - hand)
+  (:init
+    (robot-in foyer)
+    (empty left)
+    (empty right)
+    (passage foyer east_wing)
+    (passage east_wing foyer)
+    (passage foyer west_wing)
+    (passage west_wing foyer)
+    (stands mask east_wing)
+    (stands urn east_wing))
+  (:goal (and
+    (stands mask west_wing)
+    (stands urn west_wing))))

@@ -1,0 +1,15 @@
+(define (problem household-1-unsat)
+  (:domain kitchen-tidy)
+  (:objects counter pantry - place plate - item)
+  (:init
+    (robot-at counter)
+    (handempty)
+    (reachable counter)
+    (container pantry)
+    (door-closed pantry)
+    (at plate counter)
+    (dirty plate))
+  (:goal (and
+    (at plate pantry)
+    (clean plate)
+    (door-closed pantry))))

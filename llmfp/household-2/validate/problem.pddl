@@ -1,0 +1,17 @@
+(define (problem household-2)
+  (:domain kitchen-tidy)
+  (:objects counter sink cupboard - place mug - item)
+  (:init
+    (robot-at cupboard)
+    (handempty)
+    (reachable counter)
+    (tap sink)
+    (reachable sink)
+    (container cupboard)
+    (door-closed cupboard)
+    (at mug cupboard)
+    (dirty mug))
+  (:goal (and
+    (at mug counter)
+    (clean mug)
+    (door-closed cupboard))))

@@ -1,0 +1,14 @@
+(define (problem mystery-1-unsat)
+  (:domain mote-shuffle)
+  (:objects vop trel quam - mote)
+  (:init
+    (vacant)
+    (floony vop)
+    (floony trel)
+    (skels quam vop)
+    (brindled trel)
+    (brindled quam))
+  (:goal (and
+    (skels vop trel)
+    (skels trel quam)
+    (skels quam vop))))

@@ -1,0 +1,16 @@
+(define (problem mystery-3)
+  (:domain mote-shuffle)
+  (:objects quam dref yult pim oskar - mote)
+  (:init
+    (vacant)
+    (skels quam dref)
+    (skels dref yult)
+    (floony yult)
+    (floony pim)
+    (skels oskar pim)
+    (brindled quam)
+    (brindled oskar))
+  (:goal (and
+    (skels yult quam)
+    (skels pim dref)
+    (skels oskar yult))))

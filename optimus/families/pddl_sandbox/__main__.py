@@ -1,0 +1,164 @@
+"""python -m pddl_sandbox request.json: the harness's own run of a planning problem, in the sandbox.
+
+Parse problem.pddl against domain.pddl (our checks name the line; unified-planning's reader is the judge),
+plan with Fast Downward (or, in direct mode, take the model's plan.json), validate the plan with `planval`
+(never the planner's word), and write output.json and solution.json. A problem file that does not parse, and a
+plan that does not validate, end the run with exit 1 and the quoted error on stderr: evidence for the repair.
+Imports nothing from optimus; the harness copies this package (and planval) into the work dir.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .check import problem_errors
+from .reach import unreachable
+from .sexpr import PddlSyntaxError, read_domain, read_problem
+
+DOMAIN, PROBLEM, PLAN = "domain.pddl", "problem.pddl", "plan.json"
+_LINE = re.compile(r"line:?\s*(\d+)", re.IGNORECASE)
+
+
+def main(argv: list[str]) -> int:
+    request = json.loads(Path(argv[1]).read_text())
+    domain_text, problem_text = Path(DOMAIN).read_text(), Path(PROBLEM).read_text()
+    lines = problem_text.splitlines()
+    try:
+        domain = read_domain(domain_text)
+    except PddlSyntaxError as exc:
+        return fail([f"domain.pddl (given, not yours to change) does not parse: {exc}"])
+    try:
+        problem = read_problem(problem_text)
+    except PddlSyntaxError as exc:
+        return fail([f"problem.pddl is not valid PDDL: {exc}{_quote(lines, exc.line)}"])
+    errors = problem_errors(domain, problem, lines)
+    if problem.domain and domain.name and problem.domain != domain.name:
+        errors.insert(0, f"problem.pddl names domain {problem.domain}, but the domain is {domain.name}")
+    if errors:
+        return fail(errors)
+    up_problem, error = _read_up()
+    if error:
+        return fail([error])
+    if request.get("mode") == "direct":
+        plan, error = _direct_plan(Path(PLAN), domain)
+        if error:
+            return fail([error])
+        status, optimal = "feasible", False
+        write(PLAN, {"plan": plan})  # planval's form, the model's spelling normalised
+    else:
+        status, plan = _plan(up_problem, bool(request.get("optimal")), float(request.get("timeout", 60)))
+        optimal = status == "optimal"
+        if plan is None:
+            why = unreachable(domain, problem) if status == "infeasible" else None
+            write("output.json", {"plan": [], "length": None, "optimal": False})
+            write("solution.json", {"status": status, "objective": None, "unreachable": why})
+            if status == "error":
+                print("Fast Downward failed on the problem (see its log above).", file=sys.stderr)
+                return 1
+            return 0
+        write(PLAN, {"plan": plan})
+    verdict = validate()
+    if not verdict.get("valid"):
+        return fail([_invalid(verdict)])
+    write("output.json", {"plan": plan, "length": len(plan), "optimal": optimal})
+    write("solution.json", {"status": status, "objective": len(plan), "validated": True})
+    return 0
+
+
+def _read_up():
+    """unified-planning's reading of the pair: the problem object, or the quoted error."""
+    try:
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import get_environment
+
+        get_environment().credits_stream = None
+        return PDDLReader().parse_problem(DOMAIN, PROBLEM), None
+    except Exception as exc:  # noqa: BLE001 — the reader raises many kinds; each is evidence, quoted with its line
+        text = str(exc).strip() or type(exc).__name__
+        match = _LINE.search(text)
+        lines = Path(PROBLEM).read_text().splitlines()
+        quote = _quote(lines, int(match.group(1))) if match else ""
+        return None, f"problem.pddl does not parse (unified-planning: {type(exc).__name__}): {text}{quote}"
+
+
+def _plan(problem, optimal: bool, timeout: float) -> tuple[str, list | None]:
+    """Fast Downward: lama-first, or A* with LM-cut when an optimal plan is asked. Its status, normalised."""
+    from unified_planning.engines import PlanGenerationResultStatus as S
+    from unified_planning.model.metrics import MinimizeSequentialPlanLength
+    from unified_planning.shortcuts import OneshotPlanner
+
+    if optimal and not problem.quality_metrics:
+        # The opt engine calls a plan optimal only when the problem states what is minimised.
+        problem.add_quality_metric(MinimizeSequentialPlanLength())
+    with OneshotPlanner(name="fast-downward-opt" if optimal else "fast-downward") as planner:
+        result = planner.solve(problem, timeout=timeout)
+    status = {S.SOLVED_OPTIMALLY: "optimal", S.SOLVED_SATISFICING: "feasible",
+              S.UNSOLVABLE_PROVEN: "infeasible", S.UNSOLVABLE_INCOMPLETELY: "infeasible",
+              S.TIMEOUT: "time_limit"}.get(result.status, "error")
+    if status in ("error", "time_limit") and result.log_messages:
+        print("\n".join(log.message for log in result.log_messages)[-1500:], file=sys.stderr)
+    if result.plan is None:
+        return status, None
+    steps = [{"action": a.action.name, "args": [str(p) for p in a.actual_parameters]} for a in result.plan.actions]
+    return status, steps
+
+
+def _direct_plan(path: Path, domain) -> tuple[list | None, str | None]:
+    """The model's plan: a JSON list of {"action", "args"} or of "(action arg …)" strings (or {"plan": …})."""
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        return None, f"plan.json is not valid JSON: {exc}"
+    value = value.get("plan") if isinstance(value, dict) else value
+    if not isinstance(value, list):
+        return None, 'the plan must be a JSON list of steps, each {"action": NAME, "args": [OBJECT, …]}'
+    plan = []
+    for k, step in enumerate(value, 1):
+        if isinstance(step, str):
+            words = step.strip().strip("()").split()
+            step = {"action": words[0] if words else "", "args": words[1:]}
+        if not isinstance(step, dict) or not isinstance(step.get("args", []), list):
+            return None, f'step {k} is {step!r}; each step must be {{"action": NAME, "args": [OBJECT, …]}}'
+        action = str(step.get("action", "")).lower()
+        if action not in domain.actions:
+            return None, f"step {k}: {action!r} is not an action of the domain (actions: {', '.join(domain.actions)})"
+        plan.append({"action": action, "args": [str(a).lower() for a in step.get("args", [])]})
+    return plan, None
+
+
+def validate() -> dict:
+    """planval's verdict on plan.json, run as its own process (it is the harness's validator, not ours)."""
+    run = subprocess.run([sys.executable, "-m", "planval", DOMAIN, PROBLEM, PLAN, "validation.json"],
+                         check=False, capture_output=True, text=True)
+    try:
+        return json.loads(Path("validation.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return {"valid": False, "reason": f"the validator stopped without a verdict: {run.stderr[-500:]}"}
+
+
+def _invalid(verdict: dict) -> str:
+    step, action = verdict.get("failing_step"), verdict.get("action")
+    where = f"step {step} ({action})" if step is not None else "the plan"
+    return f"The plan is not valid: {where}: {verdict.get('reason') or 'rejected by the validator'}"
+
+
+def fail(errors: list[str]) -> int:
+    write("solution.json", {"status": "error", "objective": None})
+    print("\n".join(errors), file=sys.stderr)
+    return 1
+
+
+def write(name: str, value) -> None:
+    Path(name).write_text(json.dumps(value, indent=2) + "\n")
+
+
+def _quote(lines: list[str], line: int) -> str:
+    return f"\n    {line}: {lines[line - 1].strip()}" if 0 < line <= len(lines) else ""
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,6 @@
+(define (problem bike-example)
+  (:domain bike)
+  (:objects front - wheel floor-pump - pump)
+  (:init (in-box floor-pump) (on-bike front) (brake-closed front) (axle-tight front)
+         (tyre-seated front) (has-tube front) (tube-sound front) (soft front))
+  (:goal (and (pumped front) (on-bike front) (brake-closed front) (axle-tight front) (in-box floor-pump))))

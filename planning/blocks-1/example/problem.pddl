@@ -1,0 +1,5 @@
+(define (problem blocks-example)
+  (:domain blocks)
+  (:objects grey pink - block)
+  (:init (on-table grey) (on pink grey) (free pink) (arm-empty))
+  (:goal (and (on grey pink) (on-table pink))))

@@ -1,0 +1,25 @@
+(define (problem blocks-4)
+  (:domain blocks)
+  (:objects
+    red blue green yellow white black - block
+  )
+  (:init
+    (on-table red)
+    (on blue red)
+    (on green blue)
+    (free green)
+    (on-table yellow)
+    (on white yellow)
+    (on black white)
+    (free black)
+    (arm-empty)
+  )
+  (:goal (and
+    (on-table black)
+    (on green black)
+    (on red green)
+    (on-table blue)
+    (on yellow blue)
+    (on white yellow)
+  ))
+)

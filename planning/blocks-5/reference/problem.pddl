@@ -1,0 +1,27 @@
+(define (problem blocks-5)
+  (:domain blocks)
+  (:objects
+    red blue green yellow white black orange - block
+  )
+  (:init
+    (on-table red)
+    (on blue red)
+    (on green blue)
+    (on yellow green)
+    (free yellow)
+    (on-table white)
+    (on black white)
+    (on orange black)
+    (free orange)
+    (arm-empty)
+  )
+  (:goal (and
+    (on-table orange)
+    (on yellow orange)
+    (on red yellow)
+    (on-table green)
+    (on white green)
+    (on black white)
+    (on blue black)
+  ))
+)

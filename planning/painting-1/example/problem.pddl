@@ -1,0 +1,7 @@
+(define (problem painting-example)
+  (:domain painting)
+  (:objects t1-1 t1-2 t1-3 - tile white - colour)
+  (:init (robot-on t1-2) (carrying white)
+         (bare t1-1) (bare t1-2) (bare t1-3)
+         (next-to t1-1 t1-2) (next-to t1-2 t1-1) (next-to t1-2 t1-3) (next-to t1-3 t1-2))
+  (:goal (and (painted t1-1 white) (painted t1-3 white))))

@@ -1,0 +1,6 @@
+(define (problem porter-example)
+  (:domain porter)
+  (:objects pharmacy clinic - room vial1 - parcel left right - basket)
+  (:init (robot-in pharmacy) (corridor pharmacy clinic) (corridor clinic pharmacy)
+         (lies-in vial1 pharmacy) (empty left) (empty right))
+  (:goal (and (lies-in vial1 clinic))))
