@@ -89,8 +89,9 @@ def _outcomes(root: ET.Element) -> dict[str, dict[str, int]]:
 @pytest.fixture(scope="session")
 def evidence(request) -> dict[Path, Evidence]:
     """Evidence for every folder the session will test, gathered in parallel (subprocesses, so threads do)."""
+    # Only this module's items: other modules parametrize over their own `folder`s (llmfp/, planning/).
     wanted = sorted({item.callspec.params["folder"] for item in request.session.items
-                     if "folder" in getattr(getattr(item, "callspec", None), "params", {})})
+                     if item.path == Path(__file__) and "folder" in getattr(getattr(item, "callspec", None), "params", {})})
     with ThreadPoolExecutor(WORKERS) as pool:
         return dict(zip(wanted, pool.map(gather, wanted)))
 
