@@ -32,8 +32,14 @@ sandbox-image:
 bench-sandbox: install
 	$(BIN)/python bench/bench_sandbox.py
 
-# The ablation offline: every nlp4lp problem under every mode, without and with injected faults.
+# The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
+# (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct).
 # Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
+BENCH := $(BIN)/optimus bench --llm reference --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1
+Z3_FAULTS := z3_python_bool,z3_python_if,z3_model_value,drop_constraint,flip_constraint,flip_objective
 bench: install
-	$(BIN)/optimus bench nlp4lp --llm reference --faults none --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1 --out results/bench-clean
-	$(BIN)/optimus bench nlp4lp --llm reference --faults all --seed 0 --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1 --out results/bench-faults
+	$(BENCH) nlp4lp --faults none --out results/bench-clean
+	$(BENCH) nlp4lp --faults all --seed 0 --out results/bench-faults
+	$(BENCH) llmfp --mode supervised --faults none --timeout 60 --out results/bench-llmfp
+	$(BENCH) $(filter-out %-unsat,$(wildcard llmfp/[a-z]*-[0-9])) --mode debug,supervised --faults $(Z3_FAULTS) --seed 0 --timeout 60 --out results/bench-llmfp-faults
+	$(BENCH) planning --mode prompt,direct --faults none --timeout 60 --out results/bench-planning
