@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from optimus.errors import OptimusError
-from optimus.sandbox import Limits, read_result_file
+from optimus.sandbox import Limits, read_result_file, write_beside_results
 from optimus.sandbox.base import Backend as SandboxBackend
 from optimus.snop import objective_sense
 from optimus.stages.execute import read_object
@@ -90,8 +90,7 @@ def verify_attempt(workdir: Path, statements: list[str], sandbox: SandboxBackend
     started = time.monotonic()
     verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s, sense)
     verdict.seconds = round(time.monotonic() - started, 4)
-    (Path(workdir) / "verification.json").unlink(missing_ok=True)  # never write through a planted symlink
-    (Path(workdir) / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
+    write_verdict(Path(workdir), verdict)
     return verdict
 
 
@@ -127,6 +126,11 @@ def given_values(claimed: dict) -> tuple[dict[str, float] | None, list[str]]:
     bad = [f'solution.json\'s "values" give {len(wrong)} variable(s) a value that is not a finite number: '
            + ", ".join(f"{k} = {values[k]!r}"[:60] for k in wrong[:MAX_NAMES])] if wrong else []
     return good, bad
+
+
+def write_verdict(workdir: Path, verdict: Verdict) -> None:
+    """verification.json in the attempt's folder, for `optimus diagnose` and people (never through a planted link)."""
+    write_beside_results(workdir, "verification.json", json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
 
 
 def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: float = VERIFY_BUDGET_S,

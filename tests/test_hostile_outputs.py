@@ -170,3 +170,19 @@ def test_no_solution_needs_no_output_keys():
     checks = {c.name: c for c in run_checks(SNOP["output_format"], SNOP["input_format"], DATA, {},
                                             {"status": "infeasible", "objective": None})}
     assert checks["output keys"].passed is None and checks["objective"].passed is True
+
+
+def test_planted_links_where_the_harness_writes_are_replaced_not_written_through(problem, scripted_llm, capsys,
+                                                                                   tmp_path):
+    """run.json and verification.json are written by the harness into the program's folder after it ran: a link
+    the program left there must not carry the harness's write to a host file."""
+    target = tmp_path / "host-file.txt"
+    target.write_text("precious\n")
+    planted = GOOD + "".join(f'import os\nos.symlink({str(target)!r}, "{name}")\n'
+                             for name in ("run.json", "verification.json"))
+    code, report, _ = solve_once(problem, scripted_llm, planted, capsys)
+    assert target.read_text() == "precious\n"
+    attempt = problem / "runs" / "latest" / "v0" / "attempt-01"
+    assert not (attempt / "run.json").is_symlink() and not (attempt / "verification.json").is_symlink()
+    assert json.loads((attempt / "run.json").read_text())["exit_code"] == 0
+    assert report["verification"]["outcome"] == "agrees" and code == 0

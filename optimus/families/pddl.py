@@ -76,9 +76,11 @@ class PddlFamily(Family):
                 "common cause is a missing or wrong initial fact: re-check the initial facts the goal depends on.")
 
     def recheck(self, ctx: Context, ex: Execution) -> Verdict:
+        from optimus.verify import write_verdict  # verify imports the stages, which import this package
+
         verdict = recheck_plan(ctx, ex)
         ctx.sandbox_seconds += verdict.seconds
-        (ex.workdir / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
+        write_verdict(ex.workdir, verdict)
         return verdict
 
 

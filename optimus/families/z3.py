@@ -52,11 +52,13 @@ class Z3Family(Family):
         return ["python", "-m", RUNNER.name, "horizon", "horizon_request.json"]
 
     def recheck(self, ctx: Context, ex: Execution) -> Verdict:
+        from optimus.verify import write_verdict  # verify imports the stages, which import this package
+
         started = time.monotonic()
         verdict = judge(ctx, ex, run_recheck(ctx, ex))
         verdict.seconds = round(time.monotonic() - started, 4)
         ctx.sandbox_seconds += verdict.seconds
-        (ex.workdir / "verification.json").write_text(json.dumps(verdict.to_dict(), indent=2, default=str) + "\n")
+        write_verdict(ex.workdir, verdict)
         return verdict
 
 

@@ -7,7 +7,7 @@ See sandbox/README.md for what each backend holds.
 """
 
 from optimus.sandbox.base import Backend, Limits, RunResult
-from optimus.sandbox.files import read_result_file
+from optimus.sandbox.files import read_result_file, write_beside_results
 from optimus.sandbox.registry import backend_names, doctor, get_backend
 
-__all__ = ["Backend", "Limits", "RunResult", "backend_names", "doctor", "get_backend", "read_result_file"]
+__all__ = ["Backend", "Limits", "RunResult", "backend_names", "doctor", "get_backend", "read_result_file", "write_beside_results"]

@@ -108,6 +108,20 @@ def read_result_file(workdir: Path, name: str, max_bytes: int | None = None) -> 
     return data
 
 
+def write_beside_results(workdir: Path, name: str, text: str) -> Path:
+    """Write a harness file (run.json, verification.json) into a folder the sandboxed program wrote: whatever it
+    left under that name — a link to a host file, a FIFO — is removed first, never written through."""
+    path = Path(workdir) / name
+    with contextlib.suppress(FileNotFoundError):
+        if path.is_dir() and not path.is_symlink():
+            raise SandboxError(f"{path}: the program left a directory where the harness writes {name}")
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return path
+
+
 def load_json_result(workdir: Path, name: str, max_bytes: int | None = None,
                      max_depth: int = MAX_JSON_DEPTH) -> Any:
     """A JSON value from a result file, read as read_result_file does, nested at most `max_depth` deep.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from optimus.errors import SandboxError
 from optimus.families import STATUSES as SOLUTION_STATUSES
-from optimus.sandbox import RunResult
+from optimus.sandbox import RunResult, write_beside_results
 from optimus.sandbox.files import load_json_result
 from optimus.stages.context import Context
 
@@ -40,7 +40,7 @@ def execute(ctx: Context, code: str, workdir: Path) -> Execution:
     result = ctx.sandbox.run(argv, workdir=workdir,
                              readonly={"data.json": ctx.problem.data_path}, limits=ctx.limits)
     ctx.sandbox_seconds += result.wall_s
-    (workdir / "run.json").write_text(json.dumps(result.to_dict(), indent=2))
+    write_beside_results(workdir, "run.json", json.dumps(result.to_dict(), indent=2))
     ex = Execution(workdir, result)
     if result.timed_out or result.killed_by:
         ex.evidence = _killed(result, ctx)
