@@ -60,7 +60,7 @@ def main() -> int:
                 capture = max(0.0, with_mps - without)
                 model = verdict.capture or {}
                 rows = sum(v["rows"] for v in model.get("statements", {}).values()) + model.get("unnamed_rows", 0)
-                cols = (verdict.output_check or {}).get("columns", "?")
+                cols = (verdict.values_check or {}).get("columns", "?")
                 ratio = (capture + verdict.seconds) / without
                 print(f"{name:>8} {n:>9} {rows:>7} {cols!s:>7} {without:>9.3f} {capture:>9.3f} "
                       f"{verdict.seconds:>9.3f} {raw_s:>9.3f} {ratio:>6.2f}  {verdict.outcome}", flush=True)

@@ -56,11 +56,6 @@ class Verdict:
     seconds: float = 0.0
 
     @property
-    def output_check(self) -> dict[str, Any] | None:
-        """The former name of values_check (bench/bench_verify.py reads it)."""
-        return self.values_check
-
-    @property
     def disagrees(self) -> bool:
         return self.outcome == "disagrees"
 

@@ -105,16 +105,16 @@ def choose(problem: Problem) -> Family | None:
     return takers[0] if takers else None
 
 
-_CHOICE = re.compile(r"^\W*family\W*:?\W*(\w+)", re.IGNORECASE | re.MULTILINE)
+_CHOICE = re.compile(r"^\W*family\W*:?\W*(\w+).*$", re.IGNORECASE | re.MULTILINE)
 
 
 def from_formulation(text: str) -> tuple[Family, str]:
     """The family a formulation chose on its `Family: NAME — why` line, and the line; pulp when it named none
     we know (said in the second value)."""
     match = _CHOICE.search(text)
-    if match and ALIASES.get(match.group(1).lower(), match.group(1).lower()) in NAMES:
-        line = text[match.start():text.find("\n", match.start()) if "\n" in text[match.start():] else None]
-        return load(match.group(1).lower()), line.strip()
+    name = ALIASES.get(match.group(1).lower(), match.group(1).lower()) if match else None
+    if name in NAMES:
+        return load(name), match.group(0).strip()
     return load("pulp"), "the formulation named no known family: pulp by default"
 
 

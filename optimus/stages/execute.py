@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from optimus.errors import SandboxError
-from optimus.families import STATUSES as SOLUTION_STATUSES
+from optimus.families import STATUSES
 from optimus.sandbox import RunResult, write_beside_results
 from optimus.sandbox.files import load_json_result
 from optimus.stages.context import Context
@@ -53,9 +53,9 @@ def execute(ctx: Context, code: str, workdir: Path) -> Execution:
     ex.solution, problem = read_object(workdir, "solution.json")
     if ex.evidence is None and problem:
         ex.evidence = problem
-    elif ex.evidence is None and ex.solution.get("status") not in SOLUTION_STATUSES:
+    elif ex.evidence is None and ex.solution.get("status") not in STATUSES:
         ex.evidence = (f"solution.json has status {ex.solution.get('status')!r}; it must be one of "
-                       f"{', '.join(SOLUTION_STATUSES)}.")
+                       f"{', '.join(STATUSES)}.")
     return ex
 
 
