@@ -34,6 +34,7 @@ bench-sandbox: install
 
 # The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
 # (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct).
+# One trajectory per problem records every mode's verdict (--ablation nested, the default; README: Benchmark).
 # Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
 BENCH := $(BIN)/optimus bench --llm reference --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1
 Z3_FAULTS := z3_python_bool,z3_python_if,z3_model_value,drop_constraint,flip_constraint,flip_objective

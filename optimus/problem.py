@@ -8,11 +8,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from optimus.errors import SpecError
 from optimus.files import read_json
-from optimus.snop import Snop, load_snop, schema
+from optimus.snop import Snop, load_snop, schema_errors
 
 SNOP_FILES = ("snop.json", "description.txt")
 
@@ -53,7 +51,12 @@ class Problem:
         if not path.exists() and not path.is_symlink():
             return None
         value = read_json(inside(self.root, path))
-        error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("expected")).iter_errors(value))
+        errors = schema_errors(value, "expected")
+        error = None
+        if errors:
+            from jsonschema.exceptions import best_match
+
+            error = best_match(errors)
         if error is not None:
             where = "$" + "".join(f".{p}" for p in error.path)
             raise SpecError(path, where, error.message)

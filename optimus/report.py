@@ -53,6 +53,11 @@ class Report:
     seconds: dict[str, float] = field(default_factory=dict)
     run_dir: str = ""
     message: str = ""
+    # --samples K > 1 (optimus.samples): the groups of agreeing samples, the chosen one (whose result this report
+    # is) and each sample's calls and tokens; None for a single sample
+    consensus: dict[str, Any] | None = None
+    # two verified answers that differ: the statements their formulations read differently (optimus.stages.ambiguity)
+    ambiguity: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from optimus.agent import Options, solve
-from optimus.errors import SpecError
+from optimus.errors import ConfigError, SpecError
 from optimus.llm import LLMClient, LLMConfig, LLMLog
 from optimus.llm.reference import DESCRIPTION, ReferenceBackend
 from optimus.problem import Problem, load_problem
@@ -21,6 +21,9 @@ from optimus.validate import validate
 
 def run_solve(args: argparse.Namespace) -> int:
     console = Console(stderr=True, highlight=False, soft_wrap=True)
+    samples = getattr(args, "samples", 1)
+    if samples < 1:
+        raise ConfigError(f"--samples {samples}: the number of independent formulations must be at least 1")
     errors = [f for f in validate(args.dir) if f.level == "error"]
     if errors:
         for finding in errors:
@@ -40,10 +43,20 @@ def run_solve(args: argparse.Namespace) -> int:
     console.print(f"[bold]optimus[/] {escape(str(problem.root))} — mode {args.mode}, LLM {backend.name}:"
                   f"{backend.model}{what}, sandbox {sandbox.name}")
     # Progress lines quote programs and tracebacks: never read them as rich markup ("[/tmp/x]" would raise).
-    report = solve(problem, client, sandbox, run, options, progress=lambda m: console.print(f"  {m}", markup=False))
+    say = lambda m: console.print(f"  {m}", markup=False)
+    if samples > 1:
+        from optimus.samples import solve_samples
+
+        report = solve_samples(problem, client, sandbox, run, options, samples, progress=say)
+    else:
+        report = solve(problem, client, sandbox, run, options, progress=say)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     summarize(report, console)
+    if report.consensus:
+        from optimus.samples import print_samples
+
+        print_samples(report, console)
     return 0 if report.verified else 1
 
 

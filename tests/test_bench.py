@@ -110,7 +110,8 @@ def test_resume_runs_only_missing_rows_and_never_touches_the_repo(tmp_path):
     )
     assert by_mode["debug"]["fault_detail"]["repaired"] and by_mode["prompt"]["detected"]
     assert listing(NLP4LP / "1") == before  # tests/test_generated.py and runs/ went to the copies
-    assert (out / "work" / "nlp4lp" / "1" / "autotests" / "tests" / "test_generated.py").exists()
+    # One nested trajectory ran the missing modes (debug, then autotests) on one copy.
+    assert (out / "work" / "nlp4lp" / "1" / "nested" / "tests" / "test_generated.py").exists()
     with pytest.raises(ConfigError, match="other settings"):
         run_bench(
             BenchOptions(dirs=[NLP4LP / "1"], out=out, modes=["prompt"], sandbox="process", faults="none")

@@ -24,7 +24,10 @@ EXTRA = {
     "reformulate": {"formulation": "F", "evidence": "E"},
     "new": {"request": "R", "data_files": "D"},  # optimus/new.py
     "repair": {"conflict": "C", "protected": "P", "answer": "A"},  # optimus/repair.py
+    "ambiguity": {"formulation_a": "A", "formulation_b": "B"},  # optimus/stages/ambiguity.py
 }
+# Fragments a stage adds to its prompt: formulate's line for sample k >= 1 of --samples K.
+FRAGMENTS = {"independent": {"sample": "2"}}
 # Stages only some families have (no shared prompt): direct, the model's own plan (pddl).
 FAMILY_STAGES = {"direct": {}}
 
@@ -51,8 +54,14 @@ def test_every_template_file_is_a_stage_or_a_fragment():
     names = {p.stem for p in PROMPT_DIR.glob("*.txt")}
     own = {f"{stage}_{family}" for stage in [*EXTRA, *FAMILY_STAGES] for family in families.NAMES}
     rules = {f"solver_{family}" for family in families.NAMES}
-    assert names - set(EXTRA) - {"system"} <= own | rules, "a prompt file no stage or family reads"
-    assert set(EXTRA) <= names
+    assert names - set(EXTRA) - set(FRAGMENTS) - {"system"} <= own | rules, "a prompt file no stage or family reads"
+    assert set(EXTRA) | set(FRAGMENTS) <= names
+
+
+@pytest.mark.parametrize("name", sorted(FRAGMENTS))
+def test_fragments_fill_every_placeholder(name):
+    prompt = render(name, SPEC, **FRAGMENTS[name])
+    assert not re.search(r"\{\{\w+\}\}", prompt.text), prompt.text
 
 
 @pytest.mark.parametrize("stage", sorted(FAMILY_STAGES))

@@ -101,6 +101,7 @@ def test_environment_is_only_what_was_passed(
     env = json.loads(res.stdout)
     assert env["OPTIMUS_SOLVER"] == "CBC"
     assert "OPTIMUS_HOST_ONLY" not in env
+    assert env["OPENBLAS_NUM_THREADS"] == "1"  # one BLAS thread per run (sandbox.base.THREADS_ENV)
     # Only the minimal set we provide, plus what the sandbox runtime itself adds (PWD, HOSTNAME).
     assert set(env) <= {
         "OPTIMUS_SOLVER",
@@ -109,6 +110,8 @@ def test_environment_is_only_what_was_passed(
         "LANG",
         "TMPDIR",
         "PYTHONDONTWRITEBYTECODE",
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
         "PWD",
         "OLDPWD",
         "HOSTNAME",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("openai", "cvxpy", "matplotlib", "docker")
+import pytest
+
+HEAVY = ("openai", "cvxpy", "matplotlib", "docker", "unified_planning", "z3", "ray")
 
 
 def test_cli_and_offline_solve_modules_import_no_heavy_package():
@@ -20,3 +22,92 @@ def test_the_openai_backend_is_still_importable_from_optimus_llm():
     from optimus.llm.openai_backend import OpenAIBackend as direct
 
     assert OpenAIBackend is direct
+
+
+def test_no_docker_engine_is_seen_without_importing_the_docker_sdk(tmp_path):
+    """`--sandbox auto` asks docker first: with no engine behind the socket, say so without the SDK's ~0.1 s."""
+    import socket
+
+    refusing = tmp_path / "docker.sock"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(refusing))  # bound, never listening: connecting is refused, as with a stopped dockerd
+    code = ("import sys; from optimus.sandbox.container import DockerBackend; print(DockerBackend.check()); "
+            "print('docker' in sys.modules)")
+    for host in (f"unix://{refusing}", f"unix://{tmp_path}/missing.sock"):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={"DOCKER_HOST": host, "PATH": "/usr/bin:/bin"})
+        reason, imported = done.stdout.strip().splitlines()
+        assert reason.startswith("no docker engine answers") and "dockerd" in reason, reason
+        assert imported == "False"
+
+
+def test_prefetch_runs_the_sandbox_check_beside_the_caller_and_get_backend_waits_for_it(monkeypatch):
+    import threading
+    import time
+    from functools import cache
+
+    from optimus.errors import SandboxError
+    from optimus.sandbox import registry
+
+    calls: list[str] = []
+
+    class Slow(registry.ProcessBackend):
+        name = "slow"
+
+        @classmethod
+        @cache
+        def check(cls):
+            calls.append(threading.current_thread().name)
+            time.sleep(0.3)  # like bwrap's probe: a real sandbox start; then None, "it works"
+
+    class Broken(registry.ProcessBackend):
+        name = "broken"
+
+        @classmethod
+        def check(cls):
+            calls.append(threading.current_thread().name)
+            raise SandboxError("cannot tell")
+
+    monkeypatch.setitem(registry.BACKENDS, "slow", Slow)
+    monkeypatch.setitem(registry.BACKENDS, "broken", Broken)
+    started = time.monotonic()
+    registry.prefetch("slow")
+    assert time.monotonic() - started < 0.2  # the caller goes on with its own work meanwhile
+    assert isinstance(registry.get_backend("slow"), Slow)
+    assert calls == ["optimus-sandbox-check"]  # checked once, in the background; get_backend took its answer
+    calls.clear()
+    registry.prefetch("broken")  # fails in the thread, quietly: get_backend checks again and says why
+    with pytest.raises(SandboxError, match="cannot tell"):
+        registry.get_backend("broken")
+    assert calls == ["optimus-sandbox-check", "MainThread"]
+
+
+def test_choosing_an_lp_family_loads_no_other_family():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys; from optimus import families; from optimus.problem import load_problem; "
+            f"f = families.choose(load_problem({str(root / 'nlp4lp' / '1')!r})); "
+            "print(f.name, sorted(m for m in sys.modules if m.startswith('optimus.families.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split(" ", 1) == ["pulp", "['optimus.families.pulp']\n"], done.stdout
+
+
+def test_a_valid_problem_loads_without_jsonschema_and_an_invalid_one_is_explained_by_it(tmp_path):
+    """The quick compiled check passes a valid SNOP and expected.json; jsonschema still words every error."""
+    import json
+    import shutil
+
+    from tests.helpers import NLP4LP
+
+    shutil.copytree(NLP4LP / "12", tmp_path / "ok", ignore=shutil.ignore_patterns("runs"))
+    code = ("import sys; from optimus.problem import load_problem; p = load_problem(sys.argv[1]); "
+            "p.snop; p.expected; print('jsonschema' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "ok")], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
+    bad = tmp_path / "bad"
+    shutil.copytree(tmp_path / "ok", bad)
+    (bad / "expected.json").write_text(json.dumps({"status": "optimal", "objective": "many"}))
+    done = subprocess.run([sys.executable, "-c", code, str(bad)], capture_output=True, text=True, check=False)
+    assert done.returncode != 0 and "expected.json" in done.stderr and "objective" in done.stderr

@@ -49,6 +49,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--price-out", type=float, help="money per 1M completion tokens (with --price-in)")
     p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,
                    help="sandboxed runs at once (default: the number of cores)")
+    p.add_argument("--ablation", choices=["nested", "independent"], default="nested",
+                   help="nested (default): one trajectory per problem records each mode's verdict where that mode "
+                        "would stop, so the modes share their samples; independent: every mode from scratch")
+    p.add_argument("--samples", type=int, default=1, metavar="K",
+                   help="K independent formulations per row (optimus.samples); K > 1 runs every mode as its own "
+                        "solve and adds agreement and ambiguity to summary.md (default 1)")
     p.add_argument(
         "--faults", default="none", help="all, none, or a comma list of fault names (reference only)"
     )
@@ -102,6 +108,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         llm_concurrency=args.llm_concurrency,
         sandboxes=args.sandboxes,
         executor=args.executor,
+        ablation=args.ablation,
+        samples=args.samples,
         ray_address=args.address,
         rpm=args.rpm,
         optimal=args.optimal,

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from optimus import families, groundtruth
+from optimus.consensus import chosen_run_dir
 from optimus.problem import Problem
 from optimus.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
 from optimus.runstore import attempts
@@ -135,8 +136,9 @@ def _run_tests(
 
 
 def final_attempt(run_dir: Path) -> Path | None:
-    """The folder of the run's last executed program: the last attempt of the last variant tried."""
-    found = attempts(run_dir)
+    """The folder of the run's last executed program: the last attempt of the last variant tried — of the chosen
+    sample when the run took several (optimus.consensus)."""
+    found = attempts(chosen_run_dir(run_dir))
     return found[-1] if found else None
 
 

@@ -77,19 +77,20 @@ class Budgeted:
             self.budget.release.remote()
 
 
-def _row(subject, mode, opts, drawn, budget) -> dict:
-    """One row, inside a Ray worker: its own sandbox backend, its model backend behind the shared budget."""
-    from optimus.bench.runner import run_row
+def _rows(subject, modes, opts, drawn, budget) -> list[dict]:
+    """One task's rows, inside a Ray worker: its own sandbox backend, its model backend behind the shared budget."""
+    from optimus.bench.runner import run_task
     from optimus.sandbox import Limits, get_backend
 
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     shared = opts.make_backend() if opts.make_backend is not None else None  # None: the reference backend
-    return run_row(subject, mode, opts, get_backend(opts.sandbox), limits, shared, drawn,
-                   wrap=lambda backend: Budgeted(backend, budget))
+    return run_task(subject, modes, opts, get_backend(opts.sandbox), limits, shared, drawn,
+                    wrap=lambda backend: Budgeted(backend, budget))
 
 
 def run_rows(tasks: list, opts, assignment: dict, budget_peak: list | None = None) -> Iterator[dict]:
-    """Run (subject, mode) tasks as Ray tasks; yield each row as it finishes (the driver writes results.jsonl)."""
+    """Run (subject, modes) tasks as Ray tasks; yield each row as its task finishes (the driver writes
+    results.jsonl)."""
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -97,11 +98,11 @@ def run_rows(tasks: list, opts, assignment: dict, budget_peak: list | None = Non
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
     try:
         budget = ray.remote(num_cpus=0)(CallBudget).remote(opts.llm_concurrency, opts.rpm)
-        row_task = ray.remote(num_cpus=1, max_retries=0)(_row)
-        pending = [row_task.remote(s, m, opts, assignment.get(s.key), budget) for s, m in tasks]
+        rows_task = ray.remote(num_cpus=1, max_retries=0)(_rows)
+        pending = [rows_task.remote(s, modes, opts, assignment.get(s.key), budget) for s, modes in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            yield from ray.get(done[0])
         if budget_peak is not None:
             budget_peak.append(ray.get(budget.peak.remote()))
     finally:

@@ -26,13 +26,15 @@ from optimus.agent import Options, solve
 from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.judge import final_attempt, ground_truth, judge
+from optimus.consensus import bench_row
 from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.faults import FaultPlan, parse_spec
 from optimus.llm import LLMClient, LLMLog
 from optimus.llm.client import Backend
 from optimus.problem import SNOP_FILES, Problem, load_problem, natural_order, short_name
-from optimus.report import ABS_TOL, REL_TOL
+from optimus.report import ABS_TOL, REL_TOL, Report
 from optimus.runstore import RunStore
+from optimus.samples import solve_samples
 from optimus.sandbox import Limits, get_backend
 from optimus.stages import BASELINE_MODES, MODES
 from optimus.stages.testgen import GENERATED
@@ -40,7 +42,8 @@ from optimus.stages.testrun import TestOutcome
 from optimus.validate import validate
 
 # Settings that change what a row means: a resumed benchmark must use the same ones.
-PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings", "optimal")
+PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings", "optimal",
+          "ablation", "samples")
 
 
 @dataclass
@@ -64,6 +67,12 @@ class BenchOptions:
     sandboxes: int = field(default_factory=lambda: os.cpu_count() or 1)  # sandboxed runs at once
     latency: float = 0.0  # simulated seconds per model call (bench/bench_jobs.py)
     executor: str = "thread"  # "thread" (this machine) or "ray" (optimus.bench.ray_executor)
+    # nested: one trajectory per problem records every mode's verdict (the modes share their samples);
+    # independent: every mode runs from scratch
+    ablation: str = "nested"
+    # --samples K: every row takes K independent formulations (optimus.samples); with K > 1 each mode is a whole
+    # solve of its own (the independent ablation)
+    samples: int = 1
     ray_address: str | None = None  # None: a local Ray on this machine
     rpm: int = 0  # model requests per minute, at most (ray executor; 0: no limit)
     optimal: bool = False  # planning: ask the planner for a proven-optimal plan (pddl: A* with LM-cut)
@@ -82,6 +91,8 @@ class BenchOptions:
             "max_fix": self.max_fix,
             "rephrasings": self.rephrasings,
             "optimal": self.optimal,
+            "ablation": self.ablation,
+            **({"samples": self.samples} if self.samples > 1 else {}),  # absent: one sample, as before
         }
 
 
@@ -142,6 +153,7 @@ def check_settings(out: Path, settings: dict) -> None:
     path = out / "bench.json"
     if path.exists():
         old = json.loads(path.read_text())
+        old.setdefault("ablation", "independent")  # results made before the nested ablation existed
         diff = [k for k in PINNED if old.get(k) != settings.get(k)]
         if diff:
             raise ConfigError(
@@ -189,8 +201,15 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     bad = [m for m in opts.modes if m not in MODES + BASELINE_MODES]
     if bad:
         raise ConfigError(f"--mode: unknown mode {', '.join(bad)}; choose from {', '.join(MODES + BASELINE_MODES)}")
+    if opts.ablation not in ("nested", "independent"):
+        raise ConfigError(f"--ablation: {opts.ablation!r}; choose nested or independent")
     if opts.jobs < 1:
         raise ConfigError("--jobs must be at least 1")
+    if opts.samples < 1 or (opts.samples > 1 and parse_spec(opts.faults)):
+        raise ConfigError(f"--samples {opts.samples}: must be at least 1, and 1 with --faults (a fault plan "
+                          "follows one trajectory)")
+    if opts.samples > 1:  # K samples per row: every mode is a whole solve of its own, and bench.json says so
+        opts.ablation = "independent"
     fault_names = parse_spec(opts.faults)
     if fault_names and opts.llm != "reference":
         raise ConfigError(
@@ -233,14 +252,14 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     shared = opts.make_backend() if opts.make_backend else None
     if shared is not None:
         shared = Throttled(shared, threading.Semaphore(opts.llm_concurrency))
-    tasks = [(s, m) for s in subjects for m in opts.modes if (s.key, m) not in results.done and applies(s, m)]
+    tasks = plan_tasks(subjects, opts, results.done)
     stop = threading.Event()
 
-    def one(task: tuple[Subject, str]) -> dict | None:
+    def one(task: tuple[Subject, tuple[str, ...]]) -> list[dict]:
         if stop.is_set():
-            return None
-        subject, mode = task
-        return run_row(subject, mode, opts, sandbox, limits, shared, assignment.get(subject.key))
+            return []
+        subject, modes = task
+        return run_task(subject, modes, opts, sandbox, limits, shared, assignment.get(subject.key))
 
     def threaded() -> Iterator[dict]:
         pool = ThreadPoolExecutor(opts.jobs)
@@ -248,7 +267,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                yield from (row for row in (fut.result() for fut in done) if row is not None)
+                yield from (row for fut in done for row in fut.result())
         except BaseException:
             stop.set()
             pool.shutdown(wait=False, cancel_futures=True)
@@ -261,7 +280,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         rows = run_rows(tasks, opts, assignment)
     else:
         rows = threaded()
-    total, finished = len(tasks), 0
+    total, finished = sum(len(modes) for _, modes in tasks), 0
     for row in rows:  # rows are written here, in the driver, whichever executor ran them: resume works across
         results.add(row)
         finished += 1
@@ -270,6 +289,19 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         f"{finished} row(s) in {time.monotonic() - started:.1f} s ({len(results.runs)} in {opts.out}/results.jsonl)"
     )
     return results.runs
+
+
+def plan_tasks(subjects: list[Subject], opts: BenchOptions, done: set) -> list[tuple[Subject, tuple[str, ...]]]:
+    """The runs still to do, each (problem, modes). Independent ablation: one run per mode. Nested: one
+    trajectory per problem through its missing ablation modes (a baseline mode is a run of its own)."""
+    tasks = []
+    for s in subjects:
+        missing = [m for m in opts.modes if (s.key, m) not in done and applies(s, m)]
+        ladder = [m for m in MODES if m in missing] if opts.ablation == "nested" and opts.samples == 1 else []
+        if ladder:
+            tasks.append((s, tuple(ladder)))
+        tasks += [(s, (m,)) for m in missing if m not in ladder]
+    return tasks
 
 
 def applies(subject: Subject, mode: str) -> bool:
@@ -281,19 +313,20 @@ def applies(subject: Subject, mode: str) -> bool:
     return family is not None and family.prompt_name(mode) != mode
 
 
-def run_row(
+def run_task(
     subject: Subject,
-    mode: str,
+    modes: tuple[str, ...],
     opts: BenchOptions,
     sandbox,
     limits: Limits,
     shared: Backend | None,
     drawn: tuple[str, int] | None,
     wrap: Callable[[Backend], Backend] | None = None,
-) -> dict:
-    """One problem in one mode, on a fresh copy; the row holds the loop's report and the bench's verdict.
-    `wrap` wraps the row's model backend (the Ray executor's cluster-wide call budget)."""
-    folder = opts.out / "work" / subject.key / mode
+) -> list[dict]:
+    """One problem on a fresh copy: one row per mode, each holding the loop's report and the bench's verdict.
+    Several modes are one nested trajectory in the last of them, recording where each lesser one would have
+    stopped. `wrap` wraps the model backend (the Ray executor's cluster-wide call budget)."""
+    folder = opts.out / "work" / subject.key / (modes[0] if len(modes) == 1 else "nested")
     if folder.exists():
         shutil.rmtree(folder)
     shutil.copytree(subject.problem.root, folder, ignore=shutil.ignore_patterns(".ready"))
@@ -315,67 +348,78 @@ def run_row(
         use_cache=False,
     )
     options = Options(
-        mode=mode, max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits,
-        optimal=opts.optimal,
+        mode=modes[-1], max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits,
+        optimal=opts.optimal, record=modes[:-1],
     )
-    row: dict = {
+    started = time.monotonic()
+    ends: list[tuple[Report, Path | None, dict | None, float]] = []  # each mode's report, last program, fault
+
+    def snapshot(report: Report, attempt: Path | None) -> None:
+        fault = json.loads(json.dumps(plan.to_dict())) if plan else None
+        ends.append((report, attempt, fault, time.monotonic() - started))
+
+    error = None
+    try:
+        if opts.samples > 1:  # one mode, K samples: optimus.samples is the hook a nested trajectory could call too
+            report = solve_samples(problem, client, sandbox, run, options, opts.samples, rel=opts.rel_tol,
+                                   abs_tol=opts.abs_tol)
+        else:
+            report = solve(problem, client, sandbox, run, options, lesser=lambda r, a: snapshot(r, run.dir / a))
+        snapshot(report, final_attempt(run.dir))
+    except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
+        error = f"{type(exc).__name__}: {exc}"
+    rows, verdicts = [], {}
+    for n, mode in enumerate(modes):
+        report, attempt, fault, seconds = ends[n] if n < len(ends) else (None, final_attempt(run.dir), None, 0.0)
+        if attempt not in verdicts:  # modes that stopped on the same program share its verdict
+            verdicts[attempt] = judge(subject.problem, subject.expected, attempt, sandbox, limits,
+                                      folder / f"bench-eval-{mode}", opts.rel_tol, opts.abs_tol,
+                                      passed=loop_passed(report))
+        usage = report.llm_usage if report else client.stats.as_dict()
+        rows.append(make_row(subject, mode, backend, report, usage, verdicts[attempt], plan, fault,
+                             error if n >= len(ends) else None, seconds, run.dir))
+    return rows
+
+
+def make_row(subject: Subject, mode: str, backend: Backend, report: Report | None, usage: dict, verdict,
+             plan: FaultPlan | None, fault: dict | None, error: str | None, seconds: float, run_dir: Path) -> dict:
+    row = {
         "problem": subject.key,
         "mode": mode,
         "llm": f"{backend.name}:{backend.model}",
         "fault": plan.injected.fault if plan else None,
         "planning": subject.problem.snop.problem_type == "PLANNING",
+        "success": verdict.success,
+        "executed": verdict.executed,
+        "verified": bool(report and report.verified),
+        "status": report.status if report else "error",
+        "solver_status": verdict.status,
+        "objective": verdict.objective,
+        "expected": subject.expected,
+        "objective_match": verdict.objective_match,
+        "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
+        "reason": verdict.reason,
+        "error": error,
+        "attempts": dict(report.attempts) if report else {},
+        "llm_calls": usage.get("calls", 0),
+        "prompt_tokens": usage.get("prompt_tokens", 0),
+        "completion_tokens": usage.get("completion_tokens", 0),
+        "seconds": {
+            "llm": round(usage.get("llm_seconds", 0.0), 3),
+            "sandbox": report.seconds.get("sandbox") if report else None,
+            "total": round(seconds, 3),
+        },
+        "run_dir": str(run_dir),
     }
-    started = time.monotonic()
-    report, error = None, None
-    try:
-        report = solve(problem, client, sandbox, run, options)
-    except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
-        error = f"{type(exc).__name__}: {exc}"
-    total = time.monotonic() - started
-    attempt = final_attempt(run.dir)
-    verdict = judge(
-        subject.problem,
-        subject.expected,
-        attempt,
-        sandbox,
-        limits,
-        folder / "bench-eval",
-        opts.rel_tol,
-        opts.abs_tol,
-        passed=loop_passed(report),
-    )
-    usage = client.stats
-    row.update(
-        {
-            "success": verdict.success,
-            "executed": verdict.executed,
-            "verified": bool(report and report.verified),
-            "status": report.status if report else "error",
-            "solver_status": verdict.status,
-            "objective": verdict.objective,
-            "expected": subject.expected,
-            "objective_match": verdict.objective_match,
-            "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
-            "reason": verdict.reason,
-            "error": error,
-            "attempts": dict(report.attempts) if report else {},
-            "llm_calls": usage.calls,
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "seconds": {
-                "llm": round(usage.llm_seconds, 3),
-                "sandbox": report.seconds.get("sandbox") if report else None,
-                "total": round(total, 3),
-            },
-            "run_dir": str(run.dir),
-        }
-    )
+    if report is not None and report.consensus:  # --samples: the groups, agreement, ambiguity, cost per sample
+        row["samples"] = bench_row(report.consensus, report.ambiguity)
     if plan is not None:
-        row["fault_detail"] = plan.to_dict()
+        fault = fault or plan.to_dict()
+        row["fault_detail"] = fault
         # Detected: the loop did not accept the faulty program. A wrong test is never "detected": the loop has
         # no way to doubt its tests; it fails the (right) program instead.
         code = plan.injected.target == "code"
-        row["detected"] = code and plan.served > 0 and (plan.repair_prompts > 0 or not row["verified"])
+        row["detected"] = code and fault["served"] > 0 and (fault["repair_prompts"] > 0 or not row["verified"])
     return row
 
 

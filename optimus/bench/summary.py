@@ -194,7 +194,20 @@ def write_summary(
                 "loop feeds back. It measures the harness, not a language model."
             ),
         ]
+    if settings.get("ablation", "independent") == "nested" and len([m for m in modes if m in MODES]) > 1:
+        head += ["", (
+            "Nested ablation (the default): one trajectory per problem in the richest mode; each lesser mode's row "
+            "is the verdict it would have reached where it would have stopped (prompt: the first run; debug: after "
+            "execution repairs; autotests: after fixes against generated tests; supervised: after fixes against "
+            "the folder's tests; full: after self-assessment and rephrasings), judged as always. The modes share "
+            "their samples, so their differences are the loop's alone; a mode's calls and tokens are those spent "
+            "until it stopped, including the lesser modes' (e.g. supervised's include the generated tests'). "
+            "`--ablation independent` runs every mode from scratch."
+        )]
     head += planning_section(rows)
+    from optimus.bench.agreement import samples_section  # it reuses this module's helpers
+
+    head += samples_section(rows)
     holds, chain = ordering(rows)
     head += [
         "",

@@ -101,8 +101,9 @@ def choose(problem: Problem) -> Family | None:
     snop = problem.snop
     if snop.solver != "ANY":
         return load(snop.solver)
-    takers = [f for f in map(load, NAMES) if snop.problem_type in f.problem_types and f.takes(problem)]
-    return takers[0] if takers else None
+    # Lazily, in NAMES order: an LP loads the pulp module alone, not every family's (and their imports).
+    takers = (f for f in map(load, NAMES) if snop.problem_type in f.problem_types and f.takes(problem))
+    return next(takers, None)
 
 
 _CHOICE = re.compile(r"^\W*family\W*:?\W*(\w+).*$", re.IGNORECASE | re.MULTILINE)

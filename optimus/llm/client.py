@@ -33,7 +33,7 @@ class Completion:
 class Backend(Protocol):
     """What LLMClient needs from a model provider ("openai", "reference", ...).
 
-    Backends may also expose `temperature` and `max_tokens`; they enter the request hash when present.
+    Backends may also expose `temperature`, `max_tokens` and `seed`; they enter the request hash when present.
     """
 
     name: str
@@ -57,6 +57,14 @@ class LLMStats:
         return asdict(self)
 
 
+def for_sample(backend: Backend, sample: int) -> Backend:
+    """The backend that answers sample `sample` of several independent formulations (optimus.samples): a backend
+    that can tell samples apart (a per-sample seed, the reference backend's second reading) says how in its
+    `for_sample`; any other answers every sample alike."""
+    make = getattr(backend, "for_sample", None)
+    return make(sample) if callable(make) else backend
+
+
 def request_hash(backend: Backend, messages: list[dict]) -> str:
     """sha256 of everything that determines a deterministic answer, as canonical JSON."""
     payload = {
@@ -66,6 +74,8 @@ def request_hash(backend: Backend, messages: list[dict]) -> str:
         "max_tokens": getattr(backend, "max_tokens", None),
         "messages": messages,
     }
+    if getattr(backend, "seed", None) is not None:  # only when set: hashes of seedless requests stay as they were
+        payload["seed"] = backend.seed
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

@@ -17,9 +17,11 @@ The code comes back with surrounding blank lines removed and exactly one trailin
 from __future__ import annotations
 
 import ast
+import json
 import re
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from optimus.errors import LLMError
 
@@ -154,3 +156,26 @@ def extract_code(text: str, finish_reason: str | None = None, lang: str = "pytho
         if looks_like_pddl(text[start:]):
             return _tidy(text[start:])
     raise CodeExtractionError(f"no {lang} program found", NO_CODE_FEEDBACK.format(lang=lang), text)
+
+
+def json_answer(text: str, finish_reason: str | None = None) -> Any:
+    """The JSON in an answer, fenced or bare: the whole body, else its first object or list that parses (None:
+    none). Raises CodeExtractionError only when the answer was cut off."""
+    try:
+        body = extract_code(text, finish_reason=finish_reason, lang="json")
+    except CodeExtractionError as exc:
+        if exc.reason == "answer truncated":
+            raise
+        body = text
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError:
+        pass
+    decoder = json.JSONDecoder()
+    for i, char in enumerate(body):
+        if char in "{[":
+            try:
+                return decoder.raw_decode(body, i)[0]
+            except json.JSONDecodeError:
+                continue
+    return None

@@ -7,6 +7,7 @@ message names the status, the endpoint and what to try.
 
 from __future__ import annotations
 
+import copy
 import time
 
 import openai
@@ -53,12 +54,20 @@ class OpenAIBackend:
         self.temperature = cfg.temperature
         self.max_tokens = cfg.max_tokens
         self.cacheable = cfg.temperature == 0
+        self.seed: int | None = None  # sent as the request's `seed` when set (one per --samples sample)
         self._client = openai.OpenAI(
             api_key=cfg.effective_api_key,
             base_url=cfg.base_url,
             timeout=cfg.timeout_s,
             max_retries=cfg.max_retries,
         )
+
+    def for_sample(self, sample: int) -> OpenAIBackend:
+        """The backend of sample `sample` of several (optimus.samples): the same client, and from sample 1 on a
+        `seed` of its own, so that a sampling server draws independently; sample 0 sends the plain request."""
+        other = copy.copy(self)
+        other.seed = sample or None
+        return other
 
     def complete(self, stage: str, messages: list[dict]) -> Completion:
         """One chat completion; raises LLMError with a fix-it message on any failure."""
@@ -73,6 +82,7 @@ class OpenAIBackend:
                 temperature=self.temperature,
                 extra_headers={STAGE_HEADER: stage},
                 **{limit_key: self.max_tokens},
+                **({"seed": self.seed} if self.seed is not None else {}),
             )
         except openai.APITimeoutError:
             raise self._error(

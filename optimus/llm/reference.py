@@ -4,6 +4,10 @@ It answers each stage from the problem folder's reference/ files (formulation.md
 the whole pipeline — sandbox, tests, repair loop, report — runs with no network, for demos, CI and
 benchmarks of the harness. It measures nothing about a model. A fault plan (optimus.faults) can make its
 first answers wrong, to test whether the loop feeds back the evidence a model would need.
+
+With --samples, odd-numbered samples (1, 3, ...) answer from reference/alternative/ where the folder has one: a
+second reading of a loosely worded statement, written by the folder's author, with ambiguity.json as the
+answer to the ambiguity stage. So 3 samples give 2 main readings against 1 alternative.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from optimus.errors import ConfigError
 from optimus.llm.client import Completion
 from optimus.problem import Problem
 
-DESCRIPTION = "offline: answers from the problem's reference/ folder, no language model"
+DESCRIPTION = ("offline: answers from the problem's reference/ folder (odd-numbered samples from "
+               "reference/alternative/ where there is one), no language model")
+ALTERNATIVE = "alternative"  # reference/alternative/: a second reading (formulation.md, solver.py, ambiguity.json)
 
 
 class FaultPlan(Protocol):
@@ -28,8 +34,8 @@ class ReferenceBackend:
     model = "reference"
     cacheable = False
 
-    def __init__(self, problem: Problem, faults: FaultPlan | None = None):
-        self.problem, self.faults = problem, faults
+    def __init__(self, problem: Problem, faults: FaultPlan | None = None, sample: int = 0):
+        self.problem, self.faults, self.sample = problem, faults, sample
         ref = problem.reference_dir
         # A planning folder's known-good artifact is the problem file the model would write.
         artifact = "problem.pddl" if (ref / "problem.pddl").is_file() else "solver.py"
@@ -37,6 +43,18 @@ class ReferenceBackend:
         if missing:
             raise ConfigError(f"{ref}: the reference backend needs {' and '.join(missing)} there "
                               "(or use an OpenAI-compatible model: set OPENAI_API_KEY or OPENAI_BASE_URL)")
+
+    def for_sample(self, sample: int) -> ReferenceBackend:
+        """The backend of sample `sample` of several (optimus.samples)."""
+        return ReferenceBackend(self.problem, self.faults, sample)
+
+    def reading(self) -> Path:
+        """Where this sample's formulation and program come from: reference/alternative/ for odd samples of a
+        folder that has a complete one, else reference/."""
+        alternative = self.problem.reference_dir / ALTERNATIVE
+        if self.sample % 2 and all((alternative / n).is_file() for n in ("formulation.md", "solver.py")):
+            return alternative
+        return self.problem.reference_dir
 
     def complete(self, stage: str, messages: list[dict]) -> Completion:
         text = self._answer(stage)
@@ -48,7 +66,7 @@ class ReferenceBackend:
     def _answer(self, stage: str) -> str:
         ref = self.problem.reference_dir
         if stage in ("formulate", "reformulate"):
-            return (ref / "formulation.md").read_text()
+            return (self.reading() / "formulation.md").read_text()
         if stage == "assess":  # reference/assessment.json if the folder has one; else nothing doubted
             if (ref / "assessment.json").is_file():
                 return fence("json", (ref / "assessment.json").read_text())
@@ -58,7 +76,10 @@ class ReferenceBackend:
         if stage in ("codegen", "debug", "fix") and (ref / "problem.pddl").is_file():
             return fence("pddl", (ref / "problem.pddl").read_text())
         if stage in ("codegen", "debug", "fix"):
-            return fence("python", (ref / "solver.py").read_text())
+            return fence("python", (self.reading() / "solver.py").read_text())
+        if stage == "ambiguity":  # the folder author's comparison of the main and the alternative reading
+            return fence("json", _reference_file(ref / ALTERNATIVE / "ambiguity.json",
+                                                 "the answer to the ambiguity stage"))
         if stage == "direct":  # a planning folder's known-good plan (LLM-as-planner baseline)
             if not (ref / "plan.json").is_file():
                 raise ConfigError(f"{ref / 'plan.json'}: the reference backend answers --mode direct from it; "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .up_start import start_unified_planning
 from .validate import validate_files
 
 
@@ -19,6 +20,7 @@ def main(argv: list[str]) -> int:
         return 2
     _, domain, problem, plan, out = argv
     try:
+        start_unified_planning()
         result = validate_files(domain, problem, plan)
     except Exception as exc:  # noqa: BLE001 — the verdict file must exist whatever went wrong
         result = {"valid": False, "length": None, "failing_step": None, "action": None,

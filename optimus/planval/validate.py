@@ -62,12 +62,15 @@ def read_plan(text: str) -> list[tuple[str, list[str]]]:
 def read_pddl(domain: str, problem: str):
     from unified_planning.io import PDDLReader
 
-    for files in ((domain,), (domain, problem)):  # the domain alone first: so an error names its file
-        try:
-            task = PDDLReader().parse_problem(*files)
-        except Exception as exc:  # noqa: BLE001 — pyparsing and UP raise many kinds; each becomes words
-            raise PddlError(parse_error(exc, files[-1])) from None
-    return task
+    try:
+        return PDDLReader().parse_problem(domain, problem)
+    except Exception as exc:  # noqa: BLE001 — pyparsing and UP raise many kinds; each becomes words
+        failed = exc
+    try:  # the domain alone: so the error names the file it is in (read twice only when something is wrong)
+        PDDLReader().parse_problem(domain)
+    except Exception as exc:  # noqa: BLE001
+        raise PddlError(parse_error(exc, domain)) from None
+    raise PddlError(parse_error(failed, problem)) from None
 
 
 def parse_error(exc: Exception, path: str) -> str:

@@ -118,9 +118,15 @@ def with_interpreter(cmd: list[str], python: str) -> list[str]:
     return [python if cmd[0] in ("python", "python3") else cmd[0], *cmd[1:]]
 
 
+# One BLAS/OpenMP thread per run: the programs are small, RLIMIT_CPU counts every thread, and the runs already
+# share the cores with each other (the bench runs one per core). Two OpenBLAS threads cost ~70 ms of CPU at
+# every `import numpy` (pulp and highspy import it) for nothing. A caller's env may override it.
+THREADS_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
 def base_env(path: str, home: str, extra: Mapping[str, str]) -> dict[str, str]:
     """The whole environment inside: a minimal PATH/HOME/LANG plus what the caller passed, nothing inherited."""
-    env = {"PATH": path, "HOME": home, "LANG": LANG, "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {"PATH": path, "HOME": home, "LANG": LANG, "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1", **THREADS_ENV}
     env.update(extra)
     return env
 

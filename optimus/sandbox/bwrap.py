@@ -201,9 +201,9 @@ def _check() -> str | None:
         return f"{', '.join(missing)} not found: apt-get install util-linux"
     with tempfile.TemporaryDirectory(prefix="optimus-probe-") as work:
         try:
-            res = BwrapBackend().run(
-                ["python", "-c", "print('ok')"], Path(work), limits=Limits(wall_s=20, cpu_s=10, memory_mb=512)
-            )
+            # -I -S: the interpreter, run as the sandbox user, without site-packages' start-up (~25 of ~50 ms)
+            res = BwrapBackend().run(["python", "-I", "-S", "-c", "print('ok')"], Path(work),
+                                     limits=Limits(wall_s=20, cpu_s=10, memory_mb=512))
         except (OSError, subprocess.SubprocessError) as exc:
             return f"bwrap failed to start: {exc}"
     if res.stdout.strip() != "ok":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 
 from optimus.errors import ConfigError, SandboxError
 from optimus.sandbox.base import Backend
@@ -17,14 +18,43 @@ BACKENDS: dict[str, type[Backend]] = {
     "process": ProcessBackend,
 }
 _warned = False
+_prefetch: threading.Thread | None = None
 
 
 def backend_names() -> list[str]:
     return list(BACKENDS)
 
 
+def prefetch(name: str = "auto") -> None:
+    """Start the checks get_backend(name) will make in a background thread: bwrap's is a real sandbox start
+    (~25 ms), which can overlap the caller's own start-up (the CLI's imports). get_backend waits for it and
+    takes the checks' cached answers; one that failed in the thread is simply made again."""
+    global _prefetch
+    names = list(BACKENDS) if name == "auto" else [name] if name in BACKENDS else []
+
+    def check() -> None:
+        try:
+            for candidate in names:
+                if BACKENDS[candidate].check() is None:
+                    return
+        except Exception:  # noqa: BLE001 — get_backend makes the check again and reports it properly
+            return
+
+    _finish_prefetch()
+    _prefetch = threading.Thread(target=check, name="optimus-sandbox-check", daemon=True)
+    _prefetch.start()
+
+
+def _finish_prefetch() -> None:
+    global _prefetch
+    thread, _prefetch = _prefetch, None
+    if thread is not None:
+        thread.join()
+
+
 def get_backend(name: str = "auto") -> Backend:
     """A ready backend. An explicit name that does not work here raises SandboxError saying why."""
+    _finish_prefetch()
     if name == "auto":
         for candidate, cls in BACKENDS.items():
             if cls.check() is None:
@@ -53,6 +83,7 @@ def _make(name: str) -> Backend:
 
 def doctor() -> list[tuple[str, bool, str]]:
     """(backend, works, reason) for every backend, strongest first."""
+    _finish_prefetch()
     rows = []
     for name, cls in BACKENDS.items():
         reason = cls.check()

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from optimus.errors import LLMError
-from optimus.llm import CodeExtractionError, extract_code
+from optimus.llm import CodeExtractionError
+from optimus.llm.extract import json_answer
 from optimus.prompts import render
 from optimus.stages import codegen as cg
 from optimus.stages.context import Context
@@ -116,12 +117,9 @@ def results(output: dict | None, solution: dict | None, limit: int = MAX_RESULT_
 def parse_verdict(text: str, finish_reason: str | None = None) -> list[Score]:
     """The scores in a fenced or bare JSON answer: {"steps": [...]} or the list itself, one entry per step."""
     try:
-        body = extract_code(text, finish_reason=finish_reason, lang="json")
-    except CodeExtractionError as exc:
-        if exc.reason == "answer truncated":
-            raise VerdictError("the answer was cut off before the JSON ended") from None
-        body = text
-    data = first_json(body)
+        data = json_answer(text, finish_reason)
+    except CodeExtractionError:
+        raise VerdictError("the answer was cut off before the JSON ended") from None
     if isinstance(data, dict):
         data = data.get("steps")
     if not isinstance(data, list):
@@ -143,18 +141,3 @@ def parse_verdict(text: str, finish_reason: str | None = None) -> list[Score]:
         raise VerdictError(f"no score for {', '.join(missing)}")
     return [scores[s] for s in STEPS]
 
-
-def first_json(text: str) -> Any:
-    """The whole text as JSON, else the first object or list in it that parses."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    decoder = json.JSONDecoder()
-    for i, char in enumerate(text):
-        if char in "{[":
-            try:
-                return decoder.raw_decode(text, i)[0]
-            except json.JSONDecodeError:
-                continue
-    return None

@@ -27,6 +27,7 @@ class Context:
     family: Family | None = None  # None until chosen (formulate chooses when the SNOP leaves it open)
     mode: str = "full"  # the agent's mode; "direct" asks for the solution itself (a plan), not a model of it
     optimal: bool = False  # --optimal: a family with a choice of engines asks for a proven-optimal answer
+    sample: int = 0  # which of --samples K independent formulations (optimus.samples); 0: the plain request
     attempts: Counter = field(default_factory=Counter)
     sandbox_seconds: float = 0.0
 

@@ -15,5 +15,7 @@ def formulate(ctx: Context) -> str:
         name, note = "formulate", CHOOSE.format(choices=families.choices())
     else:
         name, note = ctx.family.prompt_name("formulate"), f"It will be solved with {ctx.family.name}: {ctx.family.what}."
+    if ctx.sample:  # one of several samples: its own wording, so that even a temperature-0 model reads afresh
+        note += "\n\n" + render("independent", sample=str(ctx.sample + 1)).text.strip()
     prompt = render(name, ctx.spec_values(), solver_note=note)
     return ctx.ask("formulate", prompt).text.strip() + "\n"

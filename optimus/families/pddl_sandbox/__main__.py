@@ -4,6 +4,8 @@ Parse problem.pddl against domain.pddl (our checks name the line; unified-planni
 plan with Fast Downward (or, in direct mode, take the model's plan.json), validate the plan with `planval`
 (never the planner's word), and write output.json and solution.json. A problem file that does not parse, and a
 plan that does not validate, end the run with exit 1 and the quoted error on stderr: evidence for the repair.
+unified-planning starts once per run (planval.up_start): the reader, the planner and planval share it; the
+harness's re-check validates again in a fresh sandbox (optimus.families.pddl.recheck_plan).
 Imports nothing from optimus; the harness copies this package (and planval) into the work dir.
 """
 
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def main(argv: list[str]) -> int:
                 return 1
             return 0
         write(PLAN, {"plan": plan})
-    verdict = validate()
+    verdict = validate(up_problem)
     if not verdict.get("valid"):
         return fail([_invalid(verdict)])
     write("output.json", {"plan": plan, "length": len(plan), "optimal": optimal})
@@ -71,11 +72,12 @@ def main(argv: list[str]) -> int:
 
 def _read_up():
     """unified-planning's reading of the pair: the problem object, or the quoted error."""
+    from planval.up_start import start_unified_planning
+
+    start_unified_planning()  # outside the try: a broken install is no error of problem.pddl
     try:
         from unified_planning.io import PDDLReader
-        from unified_planning.shortcuts import get_environment
 
-        get_environment().credits_stream = None
         return PDDLReader().parse_problem(DOMAIN, PROBLEM), None
     except Exception as exc:  # noqa: BLE001 — the reader raises many kinds; each is evidence, quoted with its line
         text = str(exc).strip() or type(exc).__name__
@@ -92,7 +94,9 @@ def _plan(problem, optimal: bool, timeout: float) -> tuple[str, list | None]:
     from unified_planning.shortcuts import OneshotPlanner
 
     if optimal and not problem.quality_metrics:
-        # The opt engine calls a plan optimal only when the problem states what is minimised.
+        # The opt engine calls a plan optimal only when the problem states what is minimised (on a copy: the
+        # problem as read is what planval validates against).
+        problem = problem.clone()
         problem.add_quality_metric(MinimizeSequentialPlanLength())
     with OneshotPlanner(name="fast-downward-opt" if optimal else "fast-downward") as planner:
         result = planner.solve(problem, timeout=timeout)
@@ -130,14 +134,20 @@ def _direct_plan(path: Path, domain) -> tuple[list | None, str | None]:
     return plan, None
 
 
-def validate() -> dict:
-    """planval's verdict on plan.json, run as its own process (it is the harness's validator, not ours)."""
-    run = subprocess.run([sys.executable, "-m", "planval", DOMAIN, PROBLEM, PLAN, "validation.json"],
-                         check=False, capture_output=True, text=True)
+def validate(up_problem) -> dict:
+    """planval's verdict on plan.json against the pair as unified-planning read it (kept as validation.json).
+    In this process: a process of its own would start unified-planning a second time for the same verdict."""
+    from planval.validate import PlanFormatError, read_plan
+    from planval.validate import validate as planval
+
     try:
-        return json.loads(Path("validation.json").read_text())
-    except (OSError, json.JSONDecodeError):
-        return {"valid": False, "reason": f"the validator stopped without a verdict: {run.stderr[-500:]}"}
+        verdict = planval(up_problem, read_plan(Path(PLAN).read_text()))
+    except PlanFormatError as exc:
+        verdict = {"valid": False, "reason": f"{PLAN}: {exc}"}
+    except Exception as exc:  # noqa: BLE001 — the verdict must exist whatever went wrong, as planval's own CLI
+        verdict = {"valid": False, "reason": f"the validator failed: {type(exc).__name__}: {exc}"}
+    write("validation.json", verdict)
+    return verdict
 
 
 def _invalid(verdict: dict) -> str:

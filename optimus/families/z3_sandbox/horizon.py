@@ -1,7 +1,8 @@
 """python -m z3_sandbox horizon REQUEST: the horizon loop of a multi-step program, owned by the harness.
 
 REQUEST: {"program": "solver.py", "first": 0, "max_horizon": N, "budget_s": s}. Runs `python solver.py T` for
-T = first, first+1, … N in this directory, each within what is left of the budget. The first T whose run says
+T = first, first+1, … N in this directory, each within what is left of the budget, each as a fork of this
+process (forked.py: z3 is imported once, not once per T). The first T whose run says
 "feasible" is the shortest plan (every smaller T said "infeasible"): its output.json and model.smt2 stay, its
 solution.json becomes status "optimal" with objective T, and T-1's model is kept as shorter.smt2 so the re-check
 can prove it unsat itself. horizon.json records every T's run. Imports nothing from optimus.
@@ -12,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
+
+from .forked import Timeout, run_python
 
 KEEP = ("output.json", "solution.json", "model.smt2")
 TAIL = 2500
@@ -38,9 +40,8 @@ def main(request_path: str) -> int:
             return finish(record, "time_limit", f"the time budget ran out before T={t}")
         started = time.monotonic()
         try:
-            done = subprocess.run([sys.executable, program, str(t)], capture_output=True, text=True, timeout=left,
-                                  check=False)
-        except subprocess.TimeoutExpired:
+            done = run_python(program, [str(t)], timeout=left)
+        except Timeout:
             runs.append({"T": t, "status": "time_limit", "seconds": round(time.monotonic() - started, 3)})
             return finish(record, "time_limit", f"the run with T={t} did not finish within the time budget")
         status = _status()

@@ -55,7 +55,7 @@ def run(request: dict) -> dict:
         result["core"] = minimal_core(cap, deadline)
     if request.get("shorter"):
         with open(request["shorter"]) as fh:
-            shorter = read(fh.read())
+            shorter = read(fh.read(), constants=False)  # only re-solved: its values are never checked
         result["shorter"] = resolve(shorter, _left(deadline, 0.5), objectives=False)
     if request.get("plan"):
         if request["plan"].get("validate", True):
@@ -112,18 +112,32 @@ def check_values(cap: Captured, values: dict) -> dict:
             bad.append(f"{name}: {exc}")
     false, undecided = [], []
     items = [*cap.tracked.items(), *((f"untracked assertion {k + 1}", e) for k, e in enumerate(cap.plain))]
+    at_values = substituter(pairs)
     for name, e in items:
-        got = z3.simplify(z3.substitute(e, *pairs)) if pairs else z3.simplify(e)
+        got = z3.simplify(at_values(e))
         if z3.is_false(got):
             false.append({"name": name, "statement": _statement(name), "assertion": _quote(e)})
         elif not z3.is_true(got):
             undecided.append(name)
     out = {"checked": len(items), "false": false, "undecided": undecided, "missing": missing, "bad": bad}
     if cap.objectives:
-        got = z3.simplify(z3.substitute(cap.objectives[0][1], *pairs)) if pairs else cap.objectives[0][1]
+        got = z3.simplify(at_values(cap.objectives[0][1])) if pairs else cap.objectives[0][1]
         if z3.is_int_value(got) or z3.is_rational_value(got) or z3.is_algebraic_value(got):
             out["objective_at_values"] = py_value(got)
     return out
+
+
+def substituter(pairs: list[tuple[z3.ExprRef, z3.ExprRef]]):
+    """e ↦ e with every constant of `pairs` replaced by its value: z3.substitute's own call, with the pairs
+    turned into z3's arrays once (z3.substitute re-checks and re-copies every pair at each call: seconds over a
+    planning model's thousands of assertions). as_value made each value of its constant's sort."""
+    if not pairs:
+        return lambda e: e
+    frm, to = (z3.Ast * len(pairs))(), (z3.Ast * len(pairs))()
+    for k, (const, value) in enumerate(pairs):
+        frm[k], to[k] = const.as_ast(), value.as_ast()
+    ctx = pairs[0][0].ctx
+    return lambda e: z3.ExprRef(z3.Z3_substitute(ctx.ref(), e.as_ast(), len(pairs), frm, to), ctx)
 
 
 def minimal_core(cap: Captured, deadline: float) -> dict:
@@ -136,21 +150,28 @@ def minimal_core(cap: Captured, deadline: float) -> dict:
     marks = {name: z3.Bool(f"__track_{k}") for k, name in enumerate(cap.tracked)}
     for name, e in cap.tracked.items():
         s.add(z3.Implies(marks[name], e))
-    by_name = {str(v): k for k, v in marks.items()}
+    by_id = {v.get_id(): k for k, v in marks.items()}
+    handles = {name: mark.as_ast() for name, mark in marks.items()}
     stopped = False
 
     def check(names: list[str]):
+        """s.check(*assumptions) without z3's per-assumption cast (the marks are Bool constants): the
+        deletion filter checks hundreds of times over hundreds of assumptions, and the casts cost more than z3."""
         nonlocal stopped
         s.set("timeout", int(max(0.1, deadline - time.monotonic()) * 1000))
-        answer = s.check(*[marks[n] for n in names])
+        assumptions = (z3.Ast * len(names))(*(handles[n] for n in names))
+        answer = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(names), assumptions))
         if answer == z3.unknown:
             stopped = True
         return answer
 
+    def unsat_core() -> list[str]:
+        return [by_id[p.get_id()] for p in s.unsat_core()]
+
     if check(list(cap.tracked)) != z3.unsat:
         return {"names": [], "statements": [], "irreducible": False,
                 "note": "the tracked assertions could not be shown unsat together within the time limit"}
-    core = [by_name[str(p)] for p in s.unsat_core()]
+    core = unsat_core()
     if not core:
         return {"names": [], "statements": [], "irreducible": True,
                 "note": "the untracked assertions alone cannot all hold"}
@@ -161,19 +182,23 @@ def minimal_core(cap: Captured, deadline: float) -> dict:
     for g in list(keep):
         if stopped:
             break
+        if g not in keep:  # already left out by an earlier check's core
+            continue
         trial = [k for k in keep if k != g]
         if check([n for k in trial for n in groups[k]]) == z3.unsat:
-            found = {_statement(by_name[str(p)]) or by_name[str(p)] for p in s.unsat_core()}
+            found = {_statement(n) or n for n in unsat_core()}
             keep = [k for k in trial if k in found]
     names = [n for k in keep for n in groups[k]]
     if not stopped and check(names) == z3.unsat:
-        names = [by_name[str(p)] for p in s.unsat_core()]
+        names = unsat_core()
         for n in list(names):
             if stopped:
                 break
+            if n not in names:  # already left out by an earlier check's core: each one kept is checked below
+                continue
             trial = [m for m in names if m != n]
             if check(trial) == z3.unsat:
-                names = [by_name[str(p)] for p in s.unsat_core()]
+                names = unsat_core()
     return {"names": names, "statements": keep, "irreducible": not stopped,
             "method": "z3 unsat core over the tracked assertions, then deletion of statements and of assertions"}
 
@@ -181,8 +206,10 @@ def minimal_core(cap: Captured, deadline: float) -> dict:
 def validate_plan(spec: dict) -> dict:
     try:
         from planval import validate_files
+        from planval.up_start import start_unified_planning
     except ImportError as exc:
         return {"valid": False, "reason": f"the plan validator is missing: {exc}"}
+    start_unified_planning()
     return validate_files(spec["domain"], spec["problem"], spec["plan"])
 
 
@@ -190,12 +217,14 @@ def optimal_length(spec: dict, seconds: float) -> dict:
     """The shortest plan's length by Fast Downward's optimal configuration: a proof independent of the program's
     encoding (the program's own model of T-1 steps may be wrong in the same way as its model of T)."""
     try:
+        from planval.up_start import start_unified_planning
+
+        start_unified_planning()
         from unified_planning.engines import PlanGenerationResultStatus as St
         from unified_planning.io import PDDLReader
         from unified_planning.model.metrics import MinimizeSequentialPlanLength
-        from unified_planning.shortcuts import OneshotPlanner, get_environment
+        from unified_planning.shortcuts import OneshotPlanner
 
-        get_environment().credits_stream = None
         task = PDDLReader().parse_problem(spec["domain"], spec["problem"])
         if not task.quality_metrics:  # without a metric, UP reports even A*'s plans as merely satisficing
             task.add_quality_metric(MinimizeSequentialPlanLength())

@@ -68,7 +68,8 @@ def head(command: str) -> str:
     return match.group(1) if match else ""
 
 
-def read(text: str) -> Captured:
+def read(text: str, constants: bool = True) -> Captured:
+    """The captured model; `constants=False` skips collecting the declared constants (a model only re-solved)."""
     cmds = commands(text)
     base, objectives, ignored = [], [], []
     for c in cmds:
@@ -101,10 +102,9 @@ def read(text: str) -> Captured:
                 cap.tracked[name], track_names = a.arg(1), track_names | {name}
         else:
             cap.plain.append(a)
-    for e in [*cap.tracked.values(), *cap.plain, *(o for _, o in objs)]:
-        for c in constants_in(e):
-            if c.decl().name() not in track_names:
-                cap.constants[c.decl().name()] = c
+    for c in constants_in(*cap.tracked.values(), *cap.plain, *(o for _, o in objs)) if constants else ():
+        if c.decl().name() not in track_names:
+            cap.constants[c.decl().name()] = c
     return cap
 
 
@@ -112,8 +112,10 @@ def _is_const(e: z3.ExprRef) -> bool:
     return z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED
 
 
-def constants_in(e: z3.ExprRef) -> list[z3.ExprRef]:
-    seen, out, todo = set(), [], [e]
+def constants_in(*exprs: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants of the expressions, each shared subterm visited once across all of them (a
+    planning model's assertions share most of theirs: one walk per assertion cost seconds)."""
+    seen, out, todo = set(), [], list(exprs)
     while todo:
         x = todo.pop()
         if x.get_id() in seen:
