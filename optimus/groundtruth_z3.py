@@ -103,8 +103,10 @@ def tracked_assertions(smt2: str) -> dict[int, list]:
     assertion that is not `(=> sK_name expr)`."""
     import z3  # the harness's own dependency; imported here so `--help` stays quick
 
+    # A context of its own: z3's shared main context is not safe across threads (the checks run in a pool),
+    # and a corrupted one hangs the process when it is deleted at exit.
     groups: dict[int, list] = {}
-    for a in z3.parse_smt2_string(smt2):
+    for a in z3.parse_smt2_string(smt2, ctx=z3.Context()):
         tracker = a.arg(0) if z3.is_implies(a) else None
         match = TRACKED.match(tracker.decl().name()) if tracker is not None and z3.is_const(tracker) else None
         if match is None:
@@ -134,7 +136,8 @@ def sat_without(groups: dict[int, list], keep: set[int]) -> bool | None:
     """Whether the assertions of the statements in `keep` are satisfiable together (None: unknown)."""
     import z3
 
-    solver = z3.Solver()
+    first = next((a for k in keep for _, a in groups.get(k, [])), None)
+    solver = z3.Solver(ctx=first.ctx if first is not None else z3.Context())  # the assertions' own context
     solver.set("timeout", 30_000)
     for k in keep:
         for _, assertion in groups.get(k, []):

@@ -181,3 +181,19 @@ def test_multi_constraint_groundtruth_cli_names_bad_input(capsys, tmp_path):
     assert groundtruth_z3.main([str(nlp4lp)]) == 2
     err = capsys.readouterr().err
     assert "nlp4lp/12/reference" in err and "solver_pulp.py" in err, err
+
+
+def test_the_ground_truth_checks_are_safe_in_threads():
+    """z3's shared main context is not thread-safe (test_llmfp's fixture checks folders in a pool): each parse
+    takes a context of its own. On the shared one this crashed (rc 139) or hung at exit."""
+    smt2 = "(declare-const x Int)(declare-const y Int)" + "".join(
+        f"(declare-const s{k}_a Bool)(assert (=> s{k}_a (> (+ x {k}) y)))" for k in range(1, 150))
+    code = ("import sys; from concurrent.futures import ThreadPoolExecutor; from optimus import groundtruth_z3 as g\n"
+            f"smt2 = {smt2!r}\n"
+            "def work(_):\n"
+            "    for _ in range(10):\n"
+            "        assert g.core_problems(smt2, [1]) and len(g.tracked_assertions(smt2)) == 149\n"
+            "with ThreadPoolExecutor(4) as pool:\n"
+            "    list(pool.map(work, range(8)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
