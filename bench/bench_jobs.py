@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import sys
 import tempfile
 import time
@@ -64,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
                 **({"sandboxes": args.sandboxes} if args.sandboxes else {}),
             )
 
-        alone = {}
+        alone, waits, work = {}, [], 0.0
         for folder in folders:
             seconds, rows = timed(options([folder], f"alone-{folder.name}", 1))
             alone[short_name(folder)] = (seconds, sum(r["llm_calls"] for r in rows))
+            waits.append(sum(r["seconds"]["llm"] for r in rows))
+            work += sum(r["seconds"]["sandbox"] or 0 for r in rows)
             print(f"  alone  {short_name(folder):<22} {seconds:6.1f} s  ({alone[short_name(folder)][1]} model calls)")
         wall, rows = timed(options(folders, "together", args.jobs))
     critical = max(s for s, _ in alone.values())
@@ -83,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         f"--jobs {args.jobs:<2}       {wall:7.1f} s  = {ratio:.2f} × critical path "
         f"({'within' if ratio <= 1.25 else 'NOT within'} 1.25×), speed-up {serial / wall:.1f}× over serial"
     )
+    # Alone, a problem's sandbox seconds are its CPU work; together, no sandbox starts before the model has
+    # answered every problem's first calls, and then the work shares the cores: a floor no scheduling beats.
+    cores = os.cpu_count() or 1
+    floor = max(critical, min(waits) + work / cores)
+    print(f"sandbox work    {work:7.1f} s  (alone); after {min(waits):.1f} s of model calls on {cores} cores the "
+          f"together run needs ≥ {floor:.1f} s = {floor / critical:.2f} × critical path")
     return 0
 
 

@@ -68,8 +68,8 @@ class Phase:
         return self.mode in TEST_MODES
 
 
-# One mode's verdict, recorded in a nested trajectory: (mode, the result as it stood, the tests' source).
-Reached = Callable[[str, "VariantResult", "TestSource | None"], None]
+# One mode's verdict, recorded in a nested trajectory: its phase and the result as it stood.
+Reached = Callable[[Phase, "VariantResult"], None]
 TEST_MODES = ("autotests", "supervised", "full")
 
 
@@ -124,16 +124,16 @@ def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: Run
                           f"{ctx.family.name if ctx.family else 'a family formulate chooses'}")
     ladder = phases(options)
 
-    def reached(mode: str, result: VariantResult, tests: TestSource | None) -> None:
+    def reached(phase: Phase, result: VariantResult) -> None:
         if lesser is None:
             return
-        partial = Report(problem=report.problem, mode=mode, llm=llm, sandbox=report.sandbox,
+        partial = Report(problem=report.problem, mode=phase.mode, llm=llm, sandbox=report.sandbox,
                          expected=report.expected, run_dir=report.run_dir, executed=result.executed,
                          variants=[{"variant": 0, "executed": result.executed, "verified": result.verified,
                                     "message": result.message}],
                          winning_variant=0 if result.verified else None)
-        if tests is not None:
-            partial.tests["source"] = tests.kind
+        if phase.tests is not None:
+            partial.tests["source"] = phase.tests.kind
         finish(partial, result, ctx, client, started)
         lesser(partial, result.attempt)
 
@@ -178,8 +178,7 @@ def try_variants(ctx: Context, report: Report, ladder: list[Phase], options: Opt
                 continue
             run.write(f"v{index}/statements.json", ctx.snop.problem_info)
             progress(f"rephrase {index}: trying the rewritten statements")
-        result = attempt(ctx, index, ladder if index == 0 else ladder[-1:], options, progress,
-                         lambda phase, partial: reached(phase.mode, partial, phase.tests),
+        result = attempt(ctx, index, ladder if index == 0 else ladder[-1:], options, progress, reached,
                          lambda phase: load_tests(ctx, report, phase.mode, options, progress))
         report.variants.append({"variant": index, "executed": result.executed, "verified": result.verified,
                                 "message": result.message})
@@ -191,8 +190,7 @@ def try_variants(ctx: Context, report: Report, ladder: list[Phase], options: Opt
 
 
 def attempt(ctx: Context, index: int, ladder: list[Phase], options: Options, progress: Callable[[str], None],
-            reached: Callable[[Phase, VariantResult], None] = lambda *_: None,
-            load: Callable[[Phase], TestSource] | None = None) -> VariantResult:
+            reached: Reached, load: Callable[[Phase], TestSource]) -> VariantResult:
     """One statement variant through formulate, codegen and the bounded repair loop, passing through the
     ladder's modes in order: where one would stop, `reached` gets its verdict and the next goes on from the
     same program (the last one's verdict is returned)."""
@@ -230,7 +228,7 @@ def attempt(ctx: Context, index: int, ladder: list[Phase], options: Options, pro
             workdir = ctx.run.path(result.attempt)
             ex = execute(ctx, code, workdir)
             result.execution, result.executed = ex, result.executed or ex.executed
-            harness, check, tested = [], None, {}
+            harness, failing, check, tested = [], [], None, {}
             if not ex.ok:
                 progress(f"run {number}: failed — {ex.evidence.splitlines()[0]}")
             else:
@@ -239,9 +237,9 @@ def attempt(ctx: Context, index: int, ladder: list[Phase], options: Options, pro
                 harness = run_checks(ctx.snop.output_format, ctx.snop.input_format, ctx.problem.data, ex.output,
                                      ex.solution)
                 result.checks = [c.to_dict() for c in harness]
-                if failed_checks(harness):
-                    progress(f"checks {number}: {len(failed_checks(harness))} failed — "
-                             f"{failed_checks(harness)[0].message}")
+                failing = failed_checks(harness)
+                if failing:
+                    progress(f"checks {number}: {len(failing)} failed — {failing[0].message}")
                 check = ctx.family.recheck(ctx, ex)  # e.g. re-solve model.mps, outside the generated code's control
                 result.verification = check.to_dict()
                 progress(f"verify {number}: {check.summary}")
@@ -253,13 +251,13 @@ def attempt(ctx: Context, index: int, ladder: list[Phase], options: Options, pro
             else:
                 first, last = ex.evidence.strip().splitlines()[0], ex.evidence.strip().splitlines()[-1]
                 result.message = f"the program did not run: {first}" + (f" … {last.strip()}" if last != first else "")
-        elif check.disagrees or failed_checks(harness):
+        elif check.disagrees or failing:
             # The harness's own checks and the re-solve are evidence like failing tests: fix, or in a mode
             # without tests debug, mends them; with no repair left the run ends unverified.
             evidence = "\n".join(e for e in (checks_evidence(harness), check.evidence() if check.disagrees else "") if e)
             if phase.tests is not None and fix_left:
                 repair = "fix"
-            elif phase.debug and debug_left and failed_checks(harness):
+            elif phase.debug and debug_left and failing:
                 repair = "debug"
             else:
                 result.message = f"not verified: {evidence.splitlines()[0].removeprefix('- ')}"

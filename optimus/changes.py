@@ -22,7 +22,8 @@ from optimus.diagnose import quote
 from optimus.problem import Problem
 from optimus.sandbox import Limits
 from optimus.sandbox.base import Backend as SandboxBackend
-from optimus.validate import marked
+from optimus.stages.execute import read_object
+from optimus.validate import marked, param_candidates
 
 _ROW = re.compile(r"^s(\d+)_(.*)$")
 FEASIBLE = ("optimal", "feasible")
@@ -70,8 +71,7 @@ class Candidate:
 def param_keys(statement: str, data: dict) -> list[str]:
     keys = []
     for param in marked(statement, "param"):
-        base = re.sub(r"_\{.*\}$", "", param).strip()
-        for key in (base, re.sub(r"_\w+$", "", base)):
+        for key in param_candidates(param):
             if key in data and key not in keys:
                 keys.append(key)
                 break
@@ -226,10 +226,9 @@ class Prober:
             self.runs += 1
             result = self.sandbox.run(["python", "solver.py"], workdir=work, readonly={"data.json": data_path},
                                       limits=self.limits)
-            try:
-                status = json.loads((work / "solution.json").read_text()).get("status") if result.ok else None
-            except (OSError, ValueError):
-                status = None
+            # Read as every result file is: never through a link or FIFO the program left there.
+            solution = read_object(work, "solution.json")[0] if result.ok else None
+            status = solution.get("status") if solution else None
         return None if status is None else status in FEASIBLE
 
     def check(self, cand: Candidate, data: dict) -> bool | None:

@@ -102,7 +102,7 @@ def summary(samples: list[Sample], groups: list[Group], chosen: int) -> dict:
     return {
         "samples": len(samples),
         "chosen": chosen,
-        "chosen_run_dir": sample_dir(samples[chosen].run_dir.parent, chosen).name,
+        "chosen_run_dir": samples[chosen].run_dir.name,
         "agreement": agreement(groups, len(samples)),
         "groups": [g.to_dict() for g in groups],
         "unverified": [r["sample"] for r in rows if r["sample"] not in grouped],

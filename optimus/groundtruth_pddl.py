@@ -26,6 +26,7 @@ from itertools import product
 from pathlib import Path
 
 from optimus.errors import SpecError
+from optimus.problem import natural_order
 
 BFS_STATES = 60_000  # states the CLI's BFS may visit before it reports "too large" (not a failure)
 TIMEOUT = 60.0  # seconds for Fast Downward per problem
@@ -73,7 +74,7 @@ def _typed(items: list, where: str) -> list[tuple[str, str]]:
     return out + [(name, "object") for name in pending]
 
 
-def _sections(root: list, where: str) -> dict[str, list]:
+def _sections(root: list) -> dict[str, list]:
     return {s[0]: s[1:] for s in root[2:] if isinstance(s, list) and s and isinstance(s[0], str)}
 
 
@@ -144,7 +145,7 @@ class Task:
 
 def read_problem(path: Path) -> Task:
     root = _sexpr(path.read_text(), str(path))
-    sec = _sections(root, str(path))
+    sec = _sections(root)
     init = frozenset(tuple(a) for a in sec.get(":init", []))
     goal = _literals(sec[":goal"][0], f"{path}: :goal") if sec.get(":goal") else []
     return Task(dict(_typed(sec.get(":objects", []), str(path))), init, goal)
@@ -387,20 +388,29 @@ def check_folder(folder: Path, max_states: int = BFS_STATES, timeout: float = TI
     return chk
 
 
-def folders(paths: list[Path]) -> list[Path]:
+def folders(paths: list[Path], marker: str = "domain.pddl", what: str = "a planning folder") -> list[Path]:
+    """The folders among `paths` and their children that hold `marker`, children in natural order."""
     out = []
     for path in paths:
-        if (path / "domain.pddl").is_file():
+        if (path / marker).is_file():
             out.append(path)
         elif path.is_dir():
-            out += sorted((p for p in path.iterdir() if (p / "domain.pddl").is_file()), key=_natural)
+            out += natural_order(p for p in path.iterdir() if (p / marker).is_file())
         else:
-            raise SpecError(path, "", "not a planning folder (no domain.pddl) nor a folder of them")
+            raise SpecError(path, "", f"not {what} (no {marker}) nor a folder of them")
     return out
 
 
-def _natural(path: Path) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
+def compare(chk, folder: Path, write: bool) -> None:
+    """Write expected.json (when asked and `chk` is ok) or compare the existing one with `chk.expected`; `chk` is
+    this module's Check or groundtruth_plans's."""
+    path = folder / "expected.json"
+    if chk.ok and write:
+        path.write_text(json.dumps(chk.expected, indent=2) + "\n")
+    elif chk.ok:
+        current = json.loads(path.read_text()) if path.is_file() else None
+        if current != chk.expected:
+            chk.problems.append(f"expected.json is {current}, computed {chk.expected}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -416,13 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         bad = 0
         for folder in todo:
             chk = check_folder(folder, args.bfs_states, args.timeout)
-            exp_path = folder / "expected.json"
-            if chk.ok and args.write:
-                exp_path.write_text(json.dumps(chk.expected, indent=2) + "\n")
-            elif chk.ok:
-                current = json.loads(exp_path.read_text()) if exp_path.is_file() else None
-                if current != chk.expected:
-                    chk.problems.append(f"expected.json is {current}, computed {chk.expected}")
+            compare(chk, folder, args.write)
             bad += not chk.ok
             if args.json:
                 print(json.dumps({**asdict(chk), "ok": chk.ok}))

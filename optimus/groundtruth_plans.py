@@ -189,27 +189,7 @@ def _length(n: int | None) -> str:
 
 def folders(paths: list[Path]) -> list[Path]:
     """The multi-step folders among `paths` and their children (a folder with validate/domain.pddl)."""
-    out = []
-    for path in paths:
-        if (path / "validate" / "domain.pddl").is_file():
-            out.append(path)
-        elif path.is_dir():
-            out += sorted((p for p in path.iterdir() if (p / "validate" / "domain.pddl").is_file()),
-                          key=pddl._natural)
-        else:
-            raise SpecError(path, "", "not a multi-step folder (no validate/domain.pddl) nor a folder of them")
-    return out
-
-
-def compare(chk: Check, folder: Path, write: bool) -> None:
-    """Write expected.json (when asked and agreed) or compare the existing one with the computed result."""
-    path = folder / "expected.json"
-    if chk.ok and write:
-        path.write_text(json.dumps(chk.expected, indent=2) + "\n")
-    elif chk.ok:
-        current = json.loads(path.read_text()) if path.is_file() else None
-        if current != chk.expected:
-            chk.problems.append(f"expected.json is {current}, computed {chk.expected}")
+    return pddl.folders(paths, "validate/domain.pddl", "a multi-step folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         for folder in folders(args.dirs):
             chk = check_folder(folder, fd=not args.no_fd, full=not args.proof_only,
                                max_states=args.bfs_states)
-            compare(chk, folder, args.write)
+            pddl.compare(chk, folder, args.write)
             bad += not chk.ok
             if args.json:
                 print(json.dumps({**asdict(chk), "ok": chk.ok}))

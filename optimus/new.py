@@ -26,7 +26,7 @@ from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.llm import LLMClient
 from optimus.prompts import messages, render
 from optimus.snop import Snop
-from optimus.validate import marked, validate
+from optimus.validate import marked, param_candidates, validate
 
 # Numbers the check ignores: digits glued to a letter or underscore before them (statement ids s4, names x2,
 # CO2) and ordinals (1st, 2nd, 3rd, 4th). Everything else written in digits is a number the user gave.
@@ -125,8 +125,7 @@ def check_params(draft: Draft) -> list[str]:
     problems = []
     for i, statement in enumerate(draft.snop.get("problem_info", []), 1):
         for param in marked(statement, "param"):
-            base = re.sub(r"_\{.*\}$", "", param).strip()
-            if base not in draft.data and re.sub(r"_\w+$", "", base) not in draft.data:
+            if not set(param_candidates(param)) & draft.data.keys():
                 problems.append(f"(s{i}) \\param{{{param}}} names no key of data.json (keys: "
                                 + ", ".join(draft.data) + ")")
     return problems

@@ -23,7 +23,7 @@ from optimus.validate import loose_key, validate
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _LABEL = re.compile(r"^\s*[A-Za-z][A-Za-z _-]*\s*[:=]")  # `OBJ:`, `Objective value =`, `optimal:`
 _THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_STATUS_WORDS = {"infeasible": "infeasible", "unbounded": "unbounded"}
+_STATUS_WORDS = ("infeasible", "unbounded")  # obj.txt words that are expected.json statuses
 
 
 @dataclass
@@ -54,8 +54,8 @@ def read_obj(text: str) -> Label:
         return Label(float(token), written_precision(token), note=f"obj.txt {body!r} read as {token}")
     numbers = re.findall(_NUMBER, body)
     if not numbers:
-        for word, status in _STATUS_WORDS.items():
-            if word in body.lower():
+        for status in _STATUS_WORDS:
+            if status in body.lower():
                 return Label(None, status=status)
         return Label(None, note=f"obj.txt holds no number: {text.strip()[:40]!r}")
     note = None
@@ -72,12 +72,6 @@ def written_precision(token: str) -> float | None:
         return None
     decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
     return 0.5 * 10.0 ** (int(exponent or 0) - decimals)
-
-
-def parse_obj(text: str) -> tuple[float | None, str | None]:
-    """obj.txt → (objective, note); see read_obj."""
-    label = read_obj(text)
-    return label.objective, label.note
 
 
 def import_problem(src: Path, dest: Path) -> Imported:

@@ -52,12 +52,10 @@ class Problem:
             return None
         value = read_json(inside(self.root, path))
         errors = schema_errors(value, "expected")
-        error = None
         if errors:
             from jsonschema.exceptions import best_match
 
             error = best_match(errors)
-        if error is not None:
             where = "$" + "".join(f".{p}" for p in error.path)
             raise SpecError(path, where, error.message)
         return value

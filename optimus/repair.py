@@ -89,18 +89,16 @@ def apply(problem: Problem, cand: Candidate, dest: Path) -> list[str]:
 def from_words(words: str, problem: Problem, diagnosis: dict, protected: set[str], ask: Callable) -> Candidate:
     """One model call turns the user's words into edits (set/add/multiply a value), rewrites or drops."""
     from optimus.datasummary import summarize
+    from optimus.llm.extract import json_answer
     from optimus.prompts import render
     from optimus.stages.context import numbered
 
     prompt = render("repair", statements=numbered(problem.snop.problem_info), input_format=problem.snop.input_format,
                     data_summary=summarize(problem.data), conflict=", ".join(diagnosis.get("statements", [])),
                     protected=", ".join(sorted(protected)) or "(none)", answer=words.strip())
-    text = ask(prompt)
-    match = re.search(r"```(?:json)?\s*\n(.*?)```", text, re.DOTALL)
-    try:
-        raw = json.loads(match.group(1) if match else text)
-    except json.JSONDecodeError as exc:
-        raise SpecError("repair answer", "$", f"the model's answer is not JSON: {exc.msg}") from None
+    raw = json_answer(ask(prompt))
+    if raw is None:
+        raise SpecError("repair answer", "$", "the model's answer holds no JSON object")
     return change_from(raw, problem)
 
 

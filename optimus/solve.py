@@ -21,7 +21,7 @@ from optimus.validate import validate
 
 def run_solve(args: argparse.Namespace) -> int:
     console = Console(stderr=True, highlight=False, soft_wrap=True)
-    samples = getattr(args, "samples", 1)
+    samples = args.samples
     if samples < 1:
         raise ConfigError(f"--samples {samples}: the number of independent formulations must be at least 1")
     errors = [f for f in validate(args.dir) if f.level == "error"]
@@ -37,8 +37,8 @@ def run_solve(args: argparse.Namespace) -> int:
     client = LLMClient(backend, log=LLMLog() if backend.cacheable else None, transcript=run.dir / "transcript.jsonl",
                        use_cache=not args.no_cache)
     options = Options(mode=args.mode, max_debug=args.max_debug, max_fix=args.max_fix, rephrasings=args.rephrasings,
-                      regen_tests=args.regen_tests, optimal=getattr(args, "optimal", False), limits=limits,
-                      assess=getattr(args, "assess", None))
+                      regen_tests=args.regen_tests, optimal=args.optimal, limits=limits,
+                      assess=args.assess)
     what = f" ({DESCRIPTION})" if backend.name == "reference" else ""
     console.print(f"[bold]optimus[/] {escape(str(problem.root))} — mode {args.mode}, LLM {backend.name}:"
                   f"{backend.model}{what}, sandbox {sandbox.name}")

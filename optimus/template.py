@@ -50,10 +50,6 @@ class Entry:
     def bounds(self) -> list[str | None]:
         return [level.bound for level in self.levels]
 
-    @property
-    def depth(self) -> int:
-        return len(self.levels)
-
 
 @dataclass
 class Note:

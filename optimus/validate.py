@@ -78,7 +78,7 @@ def _check_params(problem: Problem, snop_file: str) -> list[Finding]:
     out = []
     for i, statement in enumerate(problem.snop.problem_info):
         for param in marked(statement, "param"):
-            if not set(_candidates(param)) & mentioned:
+            if not set(param_candidates(param)) & mentioned:
                 out.append(Finding("warning", snop_file, f"problem_info[{i}]",
                                    f"\\param{{{param}}} is never described in input_format"))
     return out
@@ -98,7 +98,8 @@ def marked(text: str, kind: str) -> list[str]:
     return found
 
 
-def _candidates(param: str) -> list[str]:
+def param_candidates(param: str) -> list[str]:
+    """The names a \\param{…} may go by in data.json: `cost_{i,j}` → cost; `w_k` → w_k, then w."""
     base = re.sub(r"_\{.*\}$", "", param).strip()
     return [base, re.sub(r"_\w+$", "", base)]
 

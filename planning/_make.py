@@ -14,19 +14,9 @@ import json
 import sys
 from pathlib import Path
 
+from _domains import DOMAINS  # planning/ is on sys.path: it holds this script (tests put it there to import)
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from _domains import DOMAINS
-
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text if text.endswith("\n") else text + "\n")
-
-
-def write_json(path: Path, value) -> None:
-    write(path, json.dumps(value, indent=2))
 
 
 def snop(dom, inst) -> dict:
@@ -45,23 +35,25 @@ def snop(dom, inst) -> dict:
     }
 
 
+def files(dom, inst, first: bool) -> dict[str, str]:
+    """Every file of the instance's folder, by its path in the folder, as written (tests compare the folders)."""
+    out = {"domain.pddl": dom.DOMAIN, "snop.json": json.dumps(snop(dom, inst), indent=2),
+           "data.json": json.dumps(inst.data, indent=2), "reference/problem.pddl": inst.problem_pddl,
+           "reference/formulation.md": inst.formulation, f"tests/test_{dom.NAME.replace('-', '_')}.py": inst.tests}
+    if inst.plan is not None:
+        out["reference/plan.json"] = json.dumps(
+            {"plan": [{"action": a, "args": list(args)} for a, *args in inst.plan]}, indent=2)
+    if first:
+        out["example/problem.nl"], out["example/problem.pddl"] = dom.EXAMPLE
+    return {rel: text if text.endswith("\n") else text + "\n" for rel, text in out.items()}
+
+
 def make_folder(dom, inst, first: bool) -> Path:
     folder = HERE / f"{dom.NAME}-{inst.name}"
-    write(folder / "domain.pddl", dom.DOMAIN)
-    write_json(folder / "snop.json", snop(dom, inst))
-    write_json(folder / "data.json", inst.data)
-    write(folder / "reference" / "problem.pddl", inst.problem_pddl)
-    write(folder / "reference" / "formulation.md", inst.formulation)
-    plan_path = folder / "reference" / "plan.json"
-    if inst.plan is None:
-        plan_path.unlink(missing_ok=True)
-    else:
-        write_json(plan_path, {"plan": [{"action": a, "args": list(args)} for a, *args in inst.plan]})
-    write(folder / "tests" / f"test_{dom.NAME.replace('-', '_')}.py", inst.tests)
-    if first:
-        nl, pddl = dom.EXAMPLE
-        write(folder / "example" / "problem.nl", nl)
-        write(folder / "example" / "problem.pddl", pddl)
+    (folder / "reference" / "plan.json").unlink(missing_ok=True)
+    for rel, text in files(dom, inst, first).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
     return folder
 
 

@@ -23,9 +23,12 @@ FIXTURES = Path(__file__).parent / "fixtures" / "z3"
 
 
 def copy(name: str, tmp_path: Path, edit: tuple[str, str] | None = None) -> Path:
-    """A fixture folder copied to tmp_path; `edit` replaces one exact piece of its reference solver."""
+    """A fixture folder copied to tmp_path (a `-unsat` twin laid over its sibling); `edit` replaces one exact piece
+    of its reference solver."""
     root = tmp_path / name
-    shutil.copytree(FIXTURES / name, root, ignore=shutil.ignore_patterns("runs"))
+    shutil.copytree(FIXTURES / name.removesuffix("-unsat"), root, ignore=shutil.ignore_patterns("runs"))
+    if name.endswith("-unsat"):
+        shutil.copytree(FIXTURES / name, root, dirs_exist_ok=True)
     if edit:
         solver = root / "reference" / "solver.py"
         text = solver.read_text()

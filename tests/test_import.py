@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from optimus.cli import main
-from optimus.nlp4lp_import import parse_obj, read_obj, written_precision
+from optimus.nlp4lp_import import read_obj, written_precision
 from optimus.problem import load_problem
 from optimus.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
 from optimus.snop import Snop, render_text, snop_sense
@@ -67,8 +67,8 @@ def test_public_sample_imports_validates_and_keeps_the_objectives(tmp_path):
     ("OBJ: n/a", None, True),
 ])
 def test_obj_txt_oddities(text, value, noted):
-    objective, note = parse_obj(text)
-    assert objective == value and bool(note) == noted
+    label = read_obj(text)
+    assert label.objective == value and bool(label.note) == noted
 
 
 @pytest.mark.parametrize("token,tol", [("0.333", 0.0005), ("1.0e+03", 50.0), ("78.64", 0.005), ("-2.50", 0.005),

@@ -143,16 +143,17 @@ def _kind_module(kind: str):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_multi_constraint_folders_are_what_make_builds(kind: str):
-    """data.json is the deterministic generator's, and the copied sources have not drifted from llmfp/_make."""
-    module, source = _kind_module(kind), ROOT / "_make" / kind
+    """data.json is the deterministic generator's, and the files copied from <kind>-1 have not drifted from it."""
+    module, first = _kind_module(kind), ROOT / f"{kind}-1"
+    shared = [rel for rel in ("snop.json", f"tests/test_{kind}.py", "reference/formulation.md", "reference/solver.py",
+                              *(f"reference/{f}" for f in groundtruth_z3.SECOND_WAYS)) if (first / rel).exists()]
+    assert len(shared) == 5, f"{first.name}: {shared}"
     for name, data in module.INSTANCES.items():
         folder = ROOT / name
         assert json.loads((folder / "data.json").read_text()) == data, f"{name}: data.json differs from data.py"
-        for src, copy in [(source / "snop.json", folder / "snop.json"),
-                          (source / f"test_{kind}.py", folder / "tests" / f"test_{kind}.py"),
-                          *[(source / f, folder / "reference" / f) for f in
-                            ("formulation.md", "solver.py", *groundtruth_z3.SECOND_WAYS) if (source / f).exists()]]:
-            assert copy.read_text() == src.read_text(), f"{copy} differs from {src}: run llmfp/_make/build.py"
+        for rel in shared:
+            assert (folder / rel).read_text() == (first / rel).read_text(), (
+                f"{folder / rel} differs from {first / rel}: run llmfp/_make/build.py")
         assert validate(folder) == [], f"{name}: optimus validate finds {validate(folder)}"
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from optimus import groundtruth_plans
+from optimus import groundtruth_pddl, groundtruth_plans
 from optimus.planval import validate as planval
 from optimus.validate import validate
 
@@ -141,7 +141,7 @@ def test_plan_checker_catches_a_wrong_expected_and_a_bad_plan(tmp_path):
     shutil.copytree(ROOT / "blocks-1", folder, ignore=shutil.ignore_patterns("runs"))
     chk = groundtruth_plans.check_folder(folder, fd=False, full=False)
     (folder / "expected.json").write_text(json.dumps({**chk.expected, "objective": chk.expected["objective"] + 1}))
-    groundtruth_plans.compare(chk, folder, write=False)
+    groundtruth_pddl.compare(chk, folder, write=False)
     assert any("expected.json is" in p for p in chk.problems)
     domain, problem = folder / "validate" / "domain.pddl", folder / "validate" / "problem.pddl"
     assert groundtruth_plans.plan_faults(domain, problem, chk.plan) == []
@@ -157,19 +157,18 @@ def _build_module():
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_plan_folders_are_what_build_writes(kind: str):
-    """data.json and problem.pddl are llmfp/_plans's, and the copied sources have not drifted from it."""
+    """data.json and problem.pddl are llmfp/_plans's, and the files copied from <kind>-1 have not drifted from it."""
     build = _build_module()
     instances, pddl = build.load_instances()[kind]
-    source = ROOT / "_plans" / kind
+    first = ROOT / f"{kind}-1"
     for name, data in instances.items():
         folder = ROOT / name
         assert json.loads((folder / "data.json").read_text()) == data, f"{name}: data.json differs from instances.py"
         assert (folder / "validate" / "problem.pddl").read_text() == pddl(data, name), f"{name}: problem.pddl"
-        for src, copy in [("snop.json", "snop.json"), ("formulation.md", "reference/formulation.md"),
-                          ("solver.py", "reference/solver.py"), (f"test_{kind}.py", f"tests/test_{kind}.py"),
-                          ("domain.pddl", "validate/domain.pddl")]:
-            assert (folder / copy).read_text() == (source / src).read_text(), (
-                f"{folder / copy} differs from {source / src}: run llmfp/_plans/build.py")
+        for rel in ("snop.json", "reference/formulation.md", "reference/solver.py", f"tests/test_{kind}.py",
+                    "validate/domain.pddl"):
+            assert (folder / rel).read_text() == (first / rel).read_text(), (
+                f"{folder / rel} differs from {first / rel}: run llmfp/_plans/build.py")
 
 
 def test_plan_benchmark_mix():

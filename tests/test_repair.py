@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from optimus.changes import Prober
 from optimus.cli import main
 from optimus.groundtruth import run_reference
 from optimus.repair import NONE_LEFT, replay
+from optimus.sandbox import Limits, get_backend
 
 ROOT = Path(__file__).parent.parent
 INFEASIBLE = sorted((ROOT / "nlp4lp").glob("*-infeasible"))
@@ -171,8 +173,9 @@ def brute_force_talks(data: dict) -> float | None:
 def test_a_z3_core_assertion_is_relaxed_by_taking_its_item_out(tmp_path):
     pytest.importorskip("z3")
     folder = tmp_path / "talks-unsat"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "z3" / "talks-unsat", folder,
+    shutil.copytree(ROOT / "tests" / "fixtures" / "z3" / "talks", folder,
                     ignore=shutil.ignore_patterns("runs", "variants"))
+    shutil.copytree(ROOT / "tests" / "fixtures" / "z3" / "talks-unsat", folder, dirs_exist_ok=True)  # the twin's data
     assert main(["solve", str(folder), "--llm", "reference", "--mode", "supervised", *SANDBOX]) == 0
     original = json.loads((folder / "data.json").read_text())
     assert brute_force_talks(original) is None  # the fixture really is unsatisfiable
@@ -193,3 +196,19 @@ def test_a_change_in_words_that_touches_a_protected_statement_is_refused(tmp_pat
     assert code == 1
     assert [r.get("result") for r in rounds[:2]] == ["protected s4", "refused: it touches protected s4"]
     assert rounds[-1]["outcome"] == "stopped" and not (copy / "variants").exists()
+
+
+@pytest.mark.parametrize("writes, feasible", [
+    ('json.dump({"status": "optimal"}, open("solution.json", "w"))', True),
+    ('json.dump({"status": "infeasible"}, open("solution.json", "w"))', False),
+    ('os.symlink(HOST, "solution.json")', None),  # the host file says optimal: never read through the link
+    ('json.dump(["optimal"], open("solution.json", "w"))', None),  # not an object: no answer, no traceback
+])
+def test_a_probe_reads_solution_json_as_every_result_file_is_read(tmp_path, writes, feasible):
+    host = tmp_path / "host.json"
+    host.write_text('{"status": "optimal"}')
+    attempt = tmp_path / "attempt"
+    attempt.mkdir()
+    (attempt / "solver.py").write_text("import json, os\n" + writes.replace("HOST", repr(str(host))) + "\n")
+    prober = Prober(attempt, get_backend("process"), Limits(wall_s=30, cpu_s=30))
+    assert prober.feasible({"n": 1}) is feasible and prober.runs == 1

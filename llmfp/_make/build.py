@@ -1,8 +1,9 @@
-"""Writes the multi-constraint llmfp/ folders from their sources here: one folder per instance, holding the kind's
-SNOP, references and tests (copied from llmfp/_make/<kind>/) and the instance's data.json (from <kind>/data.py,
-deterministic). wrong_output.json is the optimum of a model that forgets one statement (data.py says which).
-expected.json is not written here: `python -m optimus.groundtruth_z3 llmfp --write` computes it two ways.
-`--table` rewrites the problem table in llmfp/README.md from every llmfp/ folder (multi-step ones too).
+"""Writes the multi-constraint llmfp/ folders: one folder per instance, holding the kind's SNOP, references and
+tests (copied from its first folder, llmfp/<kind>-1, where they are edited) and the instance's data.json (from
+<kind>/data.py here, deterministic). wrong_output.json is the optimum of a model that forgets one statement
+(data.py says which). expected.json is not written here: `python -m optimus.groundtruth_z3 llmfp --write`
+computes it two ways. `--table` rewrites the problem table in llmfp/README.md from every llmfp/ folder
+(multi-step ones too).
 
     .venv/bin/python llmfp/_make/build.py [KIND...]
     .venv/bin/python llmfp/_make/build.py --table
@@ -18,10 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from optimus.groundtruth_z3 import SECOND_WAYS
+
 HERE = Path(__file__).resolve().parent
 LLMFP = HERE.parent
 KINDS = ("supply", "rota", "depots", "makespan", "picking")
-SECOND_WAYS = ("solver_pulp.py", "solver_brute.py")
 
 
 def load(kind: str):
@@ -35,24 +37,24 @@ def solve(kind: str, data: dict) -> dict:
     """output.json of the kind's Z3 reference on `data`."""
     with tempfile.TemporaryDirectory(prefix="llmfp-build-") as tmp:
         (Path(tmp) / "data.json").write_text(json.dumps(data))
-        subprocess.run([sys.executable, str(HERE / kind / "solver.py")], cwd=tmp, check=True, timeout=300)
+        subprocess.run([sys.executable, str(LLMFP / f"{kind}-1" / "reference" / "solver.py")], cwd=tmp, check=True,
+                       timeout=300)
         return json.loads((Path(tmp) / "output.json").read_text())
 
 
 def build(kind: str) -> list[str]:
-    source, module = HERE / kind, load(kind)
-    snop = json.loads((source / "snop.json").read_text())
+    first, module = LLMFP / f"{kind}-1", load(kind)
+    snop = json.loads((first / "snop.json").read_text())
+    shared = [rel for rel in ("snop.json", f"tests/test_{kind}.py", "reference/formulation.md", "reference/solver.py",
+                              *(f"reference/{f}" for f in SECOND_WAYS)) if (first / rel).exists()]
     written = []
     for name, data in module.INSTANCES.items():
         folder = LLMFP / name
         (folder / "reference").mkdir(parents=True, exist_ok=True)
         (folder / "tests").mkdir(exist_ok=True)
-        shutil.copy(source / "snop.json", folder)
+        for rel in shared if folder != first else []:
+            shutil.copy(first / rel, folder / rel)
         (folder / "data.json").write_text(json.dumps(data, indent=1) + "\n")
-        for file in ("formulation.md", "solver.py", *SECOND_WAYS):
-            if (source / file).exists():
-                shutil.copy(source / file, folder / "reference")
-        shutil.copy(source / f"test_{kind}.py", folder / "tests")
         core = module.CORES.get(name)
         if core:
             quoted = [snop["problem_info"][k - 1] for k in core]

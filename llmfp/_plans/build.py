@@ -1,5 +1,5 @@
-"""Writes the multi-step llmfp/ folders (blocks, mystery, gripper, household) from their sources here: the kind's
-SNOP, Z3 reference, formulation, tests and validate/domain.pddl (copied from llmfp/_plans/<kind>/), the
+"""Writes the multi-step llmfp/ folders (blocks, mystery, gripper, household): the kind's SNOP, Z3 reference,
+formulation, tests and validate/domain.pddl (copied from its first folder, llmfp/<kind>-1, where they are edited), the
 instance's data.json (instances.py) and validate/problem.pddl (written from data.json below: the harness's
 semantics of the same start and goal). wrong_output.json is the shortest Z3 plan with two neighbouring steps
 swapped (or one dropped) so that a precondition fails. expected.json is not written here:
@@ -81,13 +81,13 @@ def load_instances():
 
 
 def write(kind: str, name: str, data: dict, pddl) -> Path:
-    folder, src = LLMFP / name, HERE / kind
+    folder, first = LLMFP / name, LLMFP / f"{kind}-1"
     for sub in ("reference", "tests", "validate"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
-    for source, copy in [("snop.json", "snop.json"), ("formulation.md", "reference/formulation.md"),
-                         ("solver.py", "reference/solver.py"), (f"test_{kind}.py", f"tests/test_{kind}.py"),
-                         ("domain.pddl", "validate/domain.pddl")]:
-        shutil.copy(src / source, folder / copy)
+    shared = ("snop.json", "reference/formulation.md", "reference/solver.py", f"tests/test_{kind}.py",
+              "validate/domain.pddl")
+    for rel in shared if folder != first else ():
+        shutil.copy(first / rel, folder / rel)
     (folder / "data.json").write_text(json.dumps(data, indent=2) + "\n")
     (folder / "validate" / "problem.pddl").write_text(pddl(data, name))
     return folder

@@ -74,7 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    if getattr(args, "repair", False):
+    if args.repair:
         from optimus.bench.repair import run_repair_bench
 
         return run_repair_bench(args)

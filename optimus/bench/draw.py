@@ -17,8 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from optimus import families
-from optimus.bench.judge import executed, judge, supervised_tests
+from optimus.bench.judge import executed, family_of, judge, supervised_tests
 from optimus.faults import CATALOGUE, Info, Injected
 from optimus.problem import Problem
 from optimus.sandbox import Limits
@@ -49,12 +48,8 @@ def info_of(problem: Problem) -> Info:
     return Info(frozenset(problem.data), out, tests)
 
 
-def family_of(subject: Subject) -> families.Family:
-    return families.choose(subject.problem) or families.load("pulp")
-
-
 def candidates(subject: Subject, fault: str, seed: int) -> list[Injected]:
-    source = (subject.problem.reference_dir / family_of(subject).artifact).read_text()
+    source = (subject.problem.reference_dir / family_of(subject.problem).artifact).read_text()
     found = CATALOGUE[fault].candidates(source, info_of(subject.problem))
     random.Random(f"{seed}:{subject.key}:{fault}").shuffle(found)
     return found[:MAX_TRIES]
@@ -66,7 +61,7 @@ def run_program(subject: Subject, text: str, folder: Path, sandbox: SandboxBacke
     folder.mkdir(parents=True)
     # Run as the loop would: the family writes the artifact and says how to run it (a planning program
     # runs under the harness's horizon loop, a PDDL problem under the planner).
-    family = family_of(subject)
+    family = family_of(subject.problem)
     ctx = Context(subject.problem, subject.problem.snop, None, sandbox, limits, None, "", family=family)
     sandbox.run(
         family.prepare(ctx, folder, text),
@@ -81,14 +76,14 @@ def breaks(subject: Subject, inj: Injected, sandbox: SandboxBackend, limits: Lim
     """Does the injected fault really break this problem? Runs it."""
     base = subject.scratch / tag
     if inj.target == "tests":
+        family = family_of(subject.problem)
         ref = run_program(
             subject,
-            (subject.problem.reference_dir / family_of(subject).artifact).read_text(),
+            (subject.problem.reference_dir / family.artifact).read_text(),
             base / "reference",
             sandbox,
             limits,
         )
-        family = family_of(subject)
         outcome = run_tests(sandbox, limits, subject.problem.data_path, {"test_generated.py": inj.text},
                             executed(ref), base / "tests", family.conftest(), family.test_files(ref))
         return not outcome.ok

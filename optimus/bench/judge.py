@@ -67,9 +67,9 @@ def judge(
     if attempt is None:
         v.reason = "no program ran"
         return v
-    output = read_object(attempt, "output.json")[0]
-    solution = read_object(attempt, "solution.json")[0] or {}
-    v.executed = output is not None
+    ex = executed(attempt)  # read once: the verdict and the tests both use it
+    solution = ex.solution or {}
+    v.executed = ex.output is not None
     v.status, v.objective = solution.get("status"), solution.get("objective")
     want = expected.get("status", "optimal")
     # Planning is judged as LLM+P does: a valid plan (its tests pass) succeeds; its length against the optimum
@@ -97,7 +97,7 @@ def judge(
         outcome = (
             passed
             if passed is not None and passed.ok
-            else _run_tests(problem, executed(attempt), sandbox, limits, evaldir, tests)
+            else _run_tests(problem, ex, sandbox, limits, evaldir, tests)
         )
         v.tests_passed, v.tests_failed = outcome.passed, outcome.failed
         v.success = outcome.ok
@@ -123,16 +123,20 @@ def _run_tests(
     sandbox: SandboxBackend,
     limits: Limits,
     evaldir: Path,
-    tests: dict[str, str] | None,
+    tests: dict[str, str],
 ) -> TestOutcome:
-    tests = supervised_tests(problem) if tests is None else tests
     if not tests:
         return TestOutcome(broken="the problem has no supervised tests")
     if evaldir.exists():
         shutil.rmtree(evaldir)
-    family = families.choose(problem) or families.load("pulp")
+    family = family_of(problem)
     return run_tests(sandbox, limits, problem.data_path, tests, ex, evaldir, family.conftest(),
                      family.test_files(ex.workdir))
+
+
+def family_of(problem: Problem) -> families.Family:
+    """The problem's family; pulp where the SNOP leaves it to formulate (the reference answers with solver.py)."""
+    return families.choose(problem) or families.load("pulp")
 
 
 def final_attempt(run_dir: Path) -> Path | None:

@@ -15,22 +15,19 @@ import shutil
 from pathlib import Path
 
 from optimus.agent import Options, solve
+from optimus.bench.runner import problem_dirs
 from optimus.files import read_json
 from optimus.llm import LLMClient
-from optimus.problem import load_problem, natural_order, short_name
+from optimus.problem import load_problem, short_name
 from optimus.repair import Dialogue, run_dialogue
 from optimus.runstore import RunStore
 from optimus.sandbox import Limits, get_backend
 
 
 def infeasible_folders(dirs: list[Path]) -> list[Path]:
-    found = []
-    for d in dirs:
-        for folder in [d, *natural_order(p for p in d.iterdir() if p.is_dir())] if d.is_dir() else []:
-            expected = folder / "expected.json"
-            if expected.is_file() and read_json(expected).get("status") == "infeasible":
-                found.append(folder)
-    return found
+    """The bench's problem folders (runner.problem_dirs) whose expected.json says infeasible."""
+    return [f for f in problem_dirs(dirs)
+            if (f / "expected.json").is_file() and read_json(f / "expected.json").get("status") == "infeasible"]
 
 
 def mimic_rows(folder: Path, work: Path, sandbox, limits: Limits, mode: str, make_backend, k: int = 3,

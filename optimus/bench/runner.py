@@ -237,6 +237,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     if fault_names:
         cache = opts.out / "faults.json"
         known = json.loads(cache.read_text()) if cache.exists() else {}
+        drawing = time.monotonic()
         assignment = draw(
             subjects,
             fault_names,
@@ -248,6 +249,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
             progress,
         )
         cache.write_text(json.dumps(known, indent=2) + "\n")
+        progress(f"faults: drawn and checked in {time.monotonic() - drawing:.1f} s")
 
     shared = opts.make_backend() if opts.make_backend else None
     if shared is not None:
@@ -297,7 +299,7 @@ def plan_tasks(subjects: list[Subject], opts: BenchOptions, done: set) -> list[t
     tasks = []
     for s in subjects:
         missing = [m for m in opts.modes if (s.key, m) not in done and applies(s, m)]
-        ladder = [m for m in MODES if m in missing] if opts.ablation == "nested" and opts.samples == 1 else []
+        ladder = [m for m in MODES if m in missing] if opts.ablation == "nested" else []  # K > 1: independent
         if ladder:
             tasks.append((s, tuple(ladder)))
         tasks += [(s, (m,)) for m in missing if m not in ladder]

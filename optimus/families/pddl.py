@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from optimus.errors import ConfigError, OptimusError, SpecError
 from optimus.families import FOUND, Family
 from optimus.families.pddl_sandbox.sexpr import Domain, PddlSyntaxError, read_domain, typed
+from optimus.planval.validate import failure
 from optimus.problem import inside
 from optimus.sandbox import Limits, read_result_file
 
@@ -126,9 +127,7 @@ def recheck_plan(ctx: Context, ex: Execution) -> Verdict:
                                 f" {(result.stderr or '')[-300:]}", claimed=claimed, seconds=seconds)
     findings = []
     if not found.get("valid"):
-        step = found.get("failing_step")
-        where = f"step {step} ({found.get('action')})" if step is not None else "the plan"
-        findings.append(f"the plan in output.json is not valid: {where}: {found.get('reason')}")
+        findings.append(f"the plan in output.json is not valid: {failure(found)}")
     elif claimed.get("objective") != found.get("length"):
         findings.append(f"solution.json gives objective {claimed.get('objective')!r}, but the validated plan has "
                         f"{found.get('length')} steps")

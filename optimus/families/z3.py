@@ -46,7 +46,7 @@ class Z3Family(Family):
         if not planning(ctx):
             return ["python", self.artifact]
         shutil.copytree(RUNNER, workdir / RUNNER.name, ignore=_COPY, dirs_exist_ok=True)
-        request = {"program": self.artifact, "first": 0, "max_horizon": max_horizon(ctx.problem),
+        request = {"program": self.artifact, "max_horizon": max_horizon(ctx.problem),
                    "budget_s": max(1.0, HORIZON_SHARE * ctx.limits.wall_s - 2)}
         (workdir / "horizon_request.json").write_text(json.dumps(request))
         return ["python", "-m", RUNNER.name, "horizon", "horizon_request.json"]

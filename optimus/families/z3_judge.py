@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from optimus.diagnose import capture_map, explain_infeasible
 from optimus.families import FOUND
+from optimus.planval.validate import failure
 from optimus.snop import objective_sense
 
 if TYPE_CHECKING:
@@ -118,9 +119,7 @@ def plan_findings(raw: dict, claimed: dict) -> list[str]:
     plan = raw.get("plan")
     if plan is not None and status in FOUND:
         if not plan.get("valid"):
-            step = plan.get("failing_step")
-            where = f"step {step} ({plan.get('action')})" if step is not None else "the plan"
-            out.append(f"the plan in output.json is not valid: {where}: {plan.get('reason')}")
+            out.append(f"the plan in output.json is not valid: {failure(plan)}")
         elif _number(length) and plan.get("length") != length:
             out.append(f"the plan in output.json has {plan.get('length')} steps, but the horizon loop found "
                        f"{length}: output.json must hold exactly the T actions of the model")

@@ -98,12 +98,12 @@ def model_value(source: str, info: Info) -> list[Injected]:
     tree = parse(source)
     if tree is None or not _is_z3(source):
         return []
-    out = []
+    out, is_true = [], _z3_calls(tree, ("is_true",))
     for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in ("as_long", "as_fraction") and not node.args:
             inner = f.value
-        elif node in _z3_calls(tree, ("is_true",)) and len(node.args) == 1:
+        elif node in is_true and len(node.args) == 1:
             inner = node.args[0]
         else:
             continue

@@ -81,10 +81,7 @@ class ReferenceBackend:
             return fence("json", _reference_file(ref / ALTERNATIVE / "ambiguity.json",
                                                  "the answer to the ambiguity stage"))
         if stage == "direct":  # a planning folder's known-good plan (LLM-as-planner baseline)
-            if not (ref / "plan.json").is_file():
-                raise ConfigError(f"{ref / 'plan.json'}: the reference backend answers --mode direct from it; "
-                                  "there is none")
-            return fence("json", (ref / "plan.json").read_text())
+            return fence("json", _reference_file(ref / "plan.json", "the plan that answers --mode direct"))
         if stage == "testgen":
             return fence("python", self._tests())
         if stage == "repair":  # the free-text step of `optimus repair`: a change the folder's author wrote

@@ -11,7 +11,7 @@ import json
 import sys
 
 from .up_start import start_unified_planning
-from .validate import validate_files
+from .validate import validate_files, verdict
 
 
 def main(argv: list[str]) -> int:
@@ -23,8 +23,7 @@ def main(argv: list[str]) -> int:
         start_unified_planning()
         result = validate_files(domain, problem, plan)
     except Exception as exc:  # noqa: BLE001 — the verdict file must exist whatever went wrong
-        result = {"valid": False, "length": None, "failing_step": None, "action": None,
-                  "reason": f"the validator failed: {type(exc).__name__}: {exc}"}
+        result = verdict(False, None, reason=f"the validator failed: {type(exc).__name__}: {exc}")
     with open(out, "w") as fh:
         json.dump(result, fh, indent=2)
         fh.write("\n")

@@ -120,8 +120,9 @@ def validate(task, steps: list[tuple[str, list[str]]]) -> dict[str, Any]:
                 return verdict(False, len(steps), k, shown, f"{arg} is a {objects[arg].type}, but {name} takes "
                                f"a {param.type} as {param.name}")
         instances.append(ActionInstance(action, tuple(objects[a] for a in args)))
-    with PlanValidator(problem_kind=task.kind, plan_kind=SequentialPlan(instances).kind) as validator:
-        result = validator.validate(task, SequentialPlan(instances))
+    plan = SequentialPlan(instances)
+    with PlanValidator(problem_kind=task.kind, plan_kind=plan.kind) as validator:
+        result = validator.validate(task, plan)
     if result.status == ValidationResultStatus.VALID:
         return verdict(True, len(steps))
     message = " ".join(m.message for m in result.log_messages or []) or str(result.reason)
@@ -134,6 +135,13 @@ def validate(task, steps: list[tuple[str, list[str]]]) -> dict[str, Any]:
     match = re.search(r"Goals \[(.*)\] are not", message)
     return verdict(False, len(steps), reason=f"goal not reached: {match.group(1)} does not hold after the "
                                              f"last step" if match else message)
+
+
+def failure(result: dict[str, Any]) -> str:
+    """An invalid verdict in words: where the plan fails (its step and action, or the plan as a whole) and why."""
+    step = result.get("failing_step")
+    where = f"step {step} ({result.get('action')})" if step is not None else "the plan"
+    return f"{where}: {result.get('reason') or 'rejected by the validator'}"
 
 
 def verdict(valid: bool, length: int | None, failing_step: int | None = None, action: str | None = None,

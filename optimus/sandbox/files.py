@@ -122,19 +122,19 @@ def write_beside_results(workdir: Path, name: str, text: str) -> Path:
     return path
 
 
-def load_json_result(workdir: Path, name: str, max_bytes: int | None = None,
-                     max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """A JSON value from a result file, read as read_result_file does, nested at most `max_depth` deep.
+def load_json_result(workdir: Path, name: str) -> Any:
+    """A JSON value from a result file, read as read_result_file does, nested at most MAX_JSON_DEPTH deep.
     Raises SandboxError for an unreadable file and ValueError (with the reason) for bad JSON."""
-    raw = read_result_file(workdir, name, max_bytes)
+    raw = read_result_file(workdir, name)
+    too_deep = f"{name} nests deeper than {MAX_JSON_DEPTH} levels"
     try:
         value = json.loads(raw)
     except RecursionError:
-        raise ValueError(f"{name} nests deeper than {max_depth} levels") from None
+        raise ValueError(too_deep) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{name} is not valid JSON: {exc}") from None
-    if json_depth(value, max_depth) > max_depth:
-        raise ValueError(f"{name} nests deeper than {max_depth} levels")
+    if json_depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ValueError(too_deep)
     return value
 
 

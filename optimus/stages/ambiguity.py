@@ -42,10 +42,6 @@ class Comparison:
     differences: list[Difference] = field(default_factory=list)
     why: str = ""  # why the answer is unusable; "" when it is usable
 
-    @property
-    def usable(self) -> bool:
-        return not self.why
-
 
 def compare(client: LLMClient, snop: Snop, formulation_a: str, formulation_b: str) -> Comparison:
     """One exchange, stage "ambiguity"; a failed call or an unusable answer is a Comparison saying why."""

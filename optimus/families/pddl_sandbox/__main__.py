@@ -16,7 +16,10 @@ import re
 import sys
 from pathlib import Path
 
-from .check import problem_errors
+from planval.validate import PlanFormatError, failure, read_plan
+from planval.validate import validate as planval
+
+from .check import problem_errors, quote_line
 from .reach import unreachable
 from .sexpr import PddlSyntaxError, read_domain, read_problem
 
@@ -35,13 +38,13 @@ def main(argv: list[str]) -> int:
     try:
         problem = read_problem(problem_text)
     except PddlSyntaxError as exc:
-        return fail([f"problem.pddl is not valid PDDL: {exc}{_quote(lines, exc.line)}"])
+        return fail([f"problem.pddl is not valid PDDL: {exc}{quote_line(lines, exc.line)}"])
     errors = problem_errors(domain, problem, lines)
     if problem.domain and domain.name and problem.domain != domain.name:
         errors.insert(0, f"problem.pddl names domain {problem.domain}, but the domain is {domain.name}")
     if errors:
         return fail(errors)
-    up_problem, error = _read_up()
+    up_problem, error = _read_up(lines)
     if error:
         return fail([error])
     if request.get("mode") == "direct":
@@ -64,13 +67,13 @@ def main(argv: list[str]) -> int:
         write(PLAN, {"plan": plan})
     verdict = validate(up_problem)
     if not verdict.get("valid"):
-        return fail([_invalid(verdict)])
+        return fail([f"The plan is not valid: {failure(verdict)}"])
     write("output.json", {"plan": plan, "length": len(plan), "optimal": optimal})
     write("solution.json", {"status": status, "objective": len(plan), "validated": True})
     return 0
 
 
-def _read_up():
+def _read_up(lines: list[str]):
     """unified-planning's reading of the pair: the problem object, or the quoted error."""
     from planval.up_start import start_unified_planning
 
@@ -82,8 +85,7 @@ def _read_up():
     except Exception as exc:  # noqa: BLE001 — the reader raises many kinds; each is evidence, quoted with its line
         text = str(exc).strip() or type(exc).__name__
         match = _LINE.search(text)
-        lines = Path(PROBLEM).read_text().splitlines()
-        quote = _quote(lines, int(match.group(1))) if match else ""
+        quote = quote_line(lines, int(match.group(1))) if match else ""
         return None, f"problem.pddl does not parse (unified-planning: {type(exc).__name__}): {text}{quote}"
 
 
@@ -112,34 +114,21 @@ def _plan(problem, optimal: bool, timeout: float) -> tuple[str, list | None]:
 
 
 def _direct_plan(path: Path, domain) -> tuple[list | None, str | None]:
-    """The model's plan: a JSON list of {"action", "args"} or of "(action arg …)" strings (or {"plan": …})."""
+    """The model's plan, read as planval reads it: a JSON list of {"action", "args"} or of "(action arg …)"
+    strings (or {"plan": …}); each action must be the domain's."""
     try:
-        value = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        return None, f"plan.json is not valid JSON: {exc}"
-    value = value.get("plan") if isinstance(value, dict) else value
-    if not isinstance(value, list):
-        return None, 'the plan must be a JSON list of steps, each {"action": NAME, "args": [OBJECT, …]}'
-    plan = []
-    for k, step in enumerate(value, 1):
-        if isinstance(step, str):
-            words = step.strip().strip("()").split()
-            step = {"action": words[0] if words else "", "args": words[1:]}
-        if not isinstance(step, dict) or not isinstance(step.get("args", []), list):
-            return None, f'step {k} is {step!r}; each step must be {{"action": NAME, "args": [OBJECT, …]}}'
-        action = str(step.get("action", "")).lower()
+        steps = read_plan(path.read_text())
+    except (OSError, PlanFormatError) as exc:
+        return None, f"plan.json: {exc}"
+    for k, (action, _) in enumerate(steps, 1):
         if action not in domain.actions:
             return None, f"step {k}: {action!r} is not an action of the domain (actions: {', '.join(domain.actions)})"
-        plan.append({"action": action, "args": [str(a).lower() for a in step.get("args", [])]})
-    return plan, None
+    return [{"action": action, "args": args} for action, args in steps], None
 
 
 def validate(up_problem) -> dict:
     """planval's verdict on plan.json against the pair as unified-planning read it (kept as validation.json).
     In this process: a process of its own would start unified-planning a second time for the same verdict."""
-    from planval.validate import PlanFormatError, read_plan
-    from planval.validate import validate as planval
-
     try:
         verdict = planval(up_problem, read_plan(Path(PLAN).read_text()))
     except PlanFormatError as exc:
@@ -150,12 +139,6 @@ def validate(up_problem) -> dict:
     return verdict
 
 
-def _invalid(verdict: dict) -> str:
-    step, action = verdict.get("failing_step"), verdict.get("action")
-    where = f"step {step} ({action})" if step is not None else "the plan"
-    return f"The plan is not valid: {where}: {verdict.get('reason') or 'rejected by the validator'}"
-
-
 def fail(errors: list[str]) -> int:
     write("solution.json", {"status": "error", "objective": None})
     print("\n".join(errors), file=sys.stderr)
@@ -164,10 +147,6 @@ def fail(errors: list[str]) -> int:
 
 def write(name: str, value) -> None:
     Path(name).write_text(json.dumps(value, indent=2) + "\n")
-
-
-def _quote(lines: list[str], line: int) -> str:
-    return f"\n    {line}: {lines[line - 1].strip()}" if 0 < line <= len(lines) else ""
 
 
 if __name__ == "__main__":

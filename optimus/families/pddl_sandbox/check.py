@@ -23,7 +23,7 @@ def problem_errors(domain: Domain, problem: Problem, lines: list[str]) -> list[s
     facts = [(fact, line, "init") for fact, line in problem.init]
     facts += [(atom, atom.line, "goal") for atom in _atoms(problem.goal)]
     for fact, line, where in facts:
-        quote = _quote(lines, line)
+        quote = quote_line(lines, line)
         pred, args = fact[0], list(fact[1:])
         if pred == "=":
             continue
@@ -60,7 +60,8 @@ def _atoms(formula) -> list[Node]:
     return [formula] if all(isinstance(a, str) for a in formula) else []
 
 
-def _quote(lines: list[str], line: int) -> str:
+def quote_line(lines: list[str], line: int) -> str:
+    """Line `line` of the file, quoted under an error message (nothing when there is no such line)."""
     return f"\n    {line}: {lines[line - 1].strip()}" if 0 < line <= len(lines) else ""
 
 

@@ -84,13 +84,11 @@ def _sources(goal: Fact, achievers: dict[Fact, list[list[Fact]]], in_init: set[s
 
 
 def _ground(domain: Domain, objects: dict[str, str]) -> list[tuple[Node, set[Fact]]] | None:
-    by_type: dict[str, list[str]] = {}
     actions = []
     for action in domain.actions.values():
         parts = dict(zip(action[2::2], action[3::2]))
         params = typed(parts.get(":parameters", []))
-        choices = [by_type.setdefault(k, [o for o, t in objects.items() if t in domain.subtypes(k)])
-                   for _, k in params]
+        choices = [_of_type(k, objects, domain) for _, k in params]
         count = 1
         for c in choices:
             count *= len(c)
@@ -101,6 +99,11 @@ def _ground(domain: Domain, objects: dict[str, str]) -> list[tuple[Node, set[Fac
             pre = _bind(parts.get(":precondition", Node()), binding)
             actions.append((pre, set(_adds(_bind(parts.get(":effect", Node()), binding), objects, domain))))
     return actions
+
+
+def _of_type(kind: str, objects: dict[str, str], domain: Domain) -> list[str]:
+    kinds = domain.subtypes(kind)  # once, not once per object
+    return [o for o, t in objects.items() if t in kinds]
 
 
 def _bind(formula, binding: dict[str, str]):
@@ -148,7 +151,7 @@ def _adds(effect, objects: dict[str, str], domain: Domain) -> list[Fact]:
         return _adds(effect[2], objects, domain)
     if head == "forall" and len(effect) > 2:
         params = typed(list(effect[1]))
-        choices = [[o for o, t in objects.items() if t in domain.subtypes(k)] for _, k in params]
+        choices = [_of_type(k, objects, domain) for _, k in params]
         return [f for values in product(*choices)
                 for f in _adds(_bind(effect[2], dict(zip((v for v, _ in params), values))), objects, domain)]
     if head in ("not", "increase", "decrease", "assign", "scale-up", "scale-down"):

@@ -1,7 +1,7 @@
 """python -m z3_sandbox horizon REQUEST: the horizon loop of a multi-step program, owned by the harness.
 
-REQUEST: {"program": "solver.py", "first": 0, "max_horizon": N, "budget_s": s}. Runs `python solver.py T` for
-T = first, first+1, … N in this directory, each within what is left of the budget, each as a fork of this
+REQUEST: {"program": "solver.py", "max_horizon": N, "budget_s": s}. Runs `python solver.py T` for
+T = 0, 1, … N in this directory, each within what is left of the budget, each as a fork of this
 process (forked.py: z3 is imported once, not once per T). The first T whose run says
 "feasible" is the shortest plan (every smaller T said "infeasible"): its output.json and model.smt2 stay, its
 solution.json becomes status "optimal" with objective T, and T-1's model is kept as shorter.smt2 so the re-check
@@ -26,12 +26,12 @@ def main(request_path: str) -> int:
     with open(request_path) as fh:
         request = json.load(fh)
     program = request.get("program", "solver.py")
-    first, last = int(request.get("first", 0)), int(request.get("max_horizon", 12))
+    last = int(request.get("max_horizon", 12))
     deadline = time.monotonic() + float(request.get("budget_s", 60))
     runs: list[dict] = []
-    record = {"first": first, "max_horizon": last, "runs": runs, "shortest": None, "infeasible": []}
+    record = {"max_horizon": last, "runs": runs, "shortest": None, "infeasible": []}
     os.makedirs("horizon", exist_ok=True)
-    for t in range(first, last + 1):
+    for t in range(last + 1):
         for name in KEEP:
             if os.path.lexists(name):
                 os.remove(name)
@@ -62,17 +62,17 @@ def main(request_path: str) -> int:
             continue
         record["shortest"] = t
         shorter = os.path.join("horizon", f"T{t - 1}", "model.smt2")
-        if t > first and os.path.isfile(shorter):
+        if t > 0 and os.path.isfile(shorter):
             shutil.copy(shorter, "shorter.smt2")
         with open("solution.json") as fh:
             solution = json.load(fh)
         solution.update({"status": "optimal", "objective": t, "horizon_status": status})
         write("solution.json", solution)
-        return finish(record, "optimal", f"a plan of {t} steps; none of {first}..{t - 1} steps" if t > first
+        return finish(record, "optimal", f"a plan of {t} steps; none of 0..{t - 1} steps" if t > 0
                       else f"a plan of {t} steps")
     write("output.json", {})
     write("solution.json", {"status": "infeasible", "objective": None, "within_horizon": last})
-    return finish(record, "infeasible", f"no plan of {first}..{last} steps (longer plans are not ruled out)")
+    return finish(record, "infeasible", f"no plan of 0..{last} steps (longer plans are not ruled out)")
 
 
 def _status() -> str | None:
