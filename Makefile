@@ -6,7 +6,7 @@ PROBLEM ?=
 LLM ?=
 ARGS ?=
 
-.PHONY: install solve test lint sandbox-image bench bench-sandbox
+.PHONY: install solve test test-under-load lint sandbox-image bench bench-sandbox
 
 install: $(VENV)/.installed
 
@@ -23,6 +23,12 @@ solve: install
 test: install
 	$(BIN)/pytest -q
 
+# CI's load step: the hostile-code and timing-sensitive tests beside 50 busy processes of the sandbox's uid
+# (spinning and forking; tests/load.py starts them and kills them however it ends).
+UNDER_LOAD := tests/test_sandbox_hostile.py tests/test_bench.py tests/test_bench_options.py tests/test_startup.py
+test-under-load: install
+	$(BIN)/python -m tests.load --procs 50 -- $(BIN)/pytest -q -p no:cacheprovider $(UNDER_LOAD)
+
 lint: install
 	$(BIN)/ruff check optimus tests nlp4lp bench
 
@@ -33,7 +39,8 @@ bench-sandbox: install
 	$(BIN)/python bench/bench_sandbox.py
 
 # The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
-# (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct).
+# (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct); the
+# trips over tables (travel/), and the repair of its unsatisfiable ones by mimic users.
 # One trajectory per problem records every mode's verdict (--ablation nested, the default; README: Benchmark).
 # Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
 BENCH := $(BIN)/optimus bench --llm reference --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1
@@ -44,3 +51,5 @@ bench: install
 	$(BENCH) llmfp --mode supervised --faults none --timeout 60 --out results/bench-llmfp
 	$(BENCH) $(filter-out %-unsat,$(wildcard llmfp/[a-z]*-[0-9])) --mode debug,supervised --faults $(Z3_FAULTS) --seed 0 --timeout 60 --out results/bench-llmfp-faults
 	$(BENCH) planning --mode prompt,direct --faults none --timeout 60 --out results/bench-planning
+	$(BENCH) travel --mode supervised --faults none --timeout 60 --out results/bench-travel
+	$(BENCH) travel --repair --mode debug --timeout 60 --out results/bench-travel-repair

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from optimus.bench.runner import BenchOptions, problem_dirs, run_bench
-from optimus.problem import short_name
+from optimus.core.problem import short_name
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from optimus.sandbox import Backend, Limits, get_backend
-from optimus.sandbox.registry import BACKENDS
+from optimus.core.sandbox import Backend, Limits, get_backend
+from optimus.core.sandbox.registry import BACKENDS
 
 HERE = Path(__file__).resolve().parent
 CASES = {"python -c pass": ["python", "-c", "pass"], "pulp solve": ["python", "sandbox_pulp.py"]}

@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_verify.py [--elements 1000 10000 100000] [--problems 29 30] [--sandbox process]
 
 For every problem with a scale.py, and every size: run the reference solver (sandboxed, as the agent does) with
-and without its prob.writeMPS(...) line (capture cost = the difference), then optimus.verify on the attempt
+and without its prob.writeMPS(...) line (capture cost = the difference), then optimus.core.families.pulp.verify on the attempt
 (re-solve with HiGHS, CBC for a MILP, output check). Prints numbers; it is not a test.
 """
 
@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from optimus.sandbox import Limits, get_backend
-from optimus.verify import verify_attempt
+from optimus.core.families.pulp.verify import verify_attempt
+from optimus.core.sandbox import Limits, get_backend
 
 ROOT = Path(__file__).resolve().parents[1] / "nlp4lp"
 LIMITS = Limits(wall_s=600, cpu_s=600, memory_mb=8192)
@@ -68,7 +68,7 @@ def main() -> int:
 
 
 def _statements(name: str) -> list[str]:
-    from optimus.problem import load_problem
+    from optimus.core.problem import load_problem
 
     return load_problem(ROOT / name).snop.problem_info
 

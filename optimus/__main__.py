@@ -1,3 +1,3 @@
-from optimus.cli import main
+from optimus.commands.cli import main
 
 raise SystemExit(main())

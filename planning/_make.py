@@ -5,7 +5,7 @@
 Per folder: domain.pddl (the expert's, one text per domain), snop.json, data.json, reference/problem.pddl,
 reference/plan.json (a plan built by the domain's own constructive procedure, not by a planner),
 reference/formulation.md, tests/test_<domain>.py, and example/ in the first folder of each domain.
-expected.json is not written here: `python -m optimus.groundtruth_pddl planning --write` computes it.
+expected.json is not written here: `python -m optimus.bench.groundtruth.pddl planning --write` computes it.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ docker build --quiet --build-arg BASE="$base" --label "org.optimus.sandbox.input
 rm -rf "$ctx"
 # Drop what earlier builds left: the untagged build stage and images of older inputs.
 docker image prune -f --filter "label=org.optimus.sandbox.stage=build" >/dev/null
-docker images "$image" --format '{{.Tag}}' | grep -vx -e latest -e "$inputs_hash" \
+# (grep finds nothing on a first build: that is no failure under pipefail.)
+docker images "$image" --format '{{.Tag}}' | { grep -vx -e latest -e "$inputs_hash" || true; } \
     | while read -r old; do docker rmi "$image:$old" >/dev/null || true; done
 log "built $tag"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from optimus.sandbox import get_backend
+from optimus.core.sandbox import get_backend
 from tests.scripted_server import scripted_llm  # noqa: F401
 
 
@@ -21,3 +21,11 @@ def optimus_home(tmp_path_factory, monkeypatch):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPTIMUS_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Lines tests left for the end of the run (tests.helpers.SUMMARY: the PDDL conformance coverage)."""
+    from tests.helpers import SUMMARY
+
+    for line in SUMMARY:
+        terminalreporter.write_line(line)

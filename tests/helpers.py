@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 NLP4LP = Path(__file__).resolve().parents[1] / "nlp4lp"
+SUMMARY: list[str] = []  # lines a test leaves for the end of the pytest run (conftest's terminal summary)
 
 
 def copy_problem(name: str, dest: Path) -> Path:

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from optimus.sandbox import backend_names, get_backend
-from optimus.sandbox.base import Backend
-from optimus.sandbox.registry import BACKENDS
+from optimus.core.sandbox import backend_names, get_backend
+from optimus.core.sandbox.base import Backend
+from optimus.core.sandbox.registry import BACKENDS
 
 REQUIRE_ENV = "OPTIMUS_REQUIRE_SANDBOXES"
 BACKEND_NAMES = backend_names()

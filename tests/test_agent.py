@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from optimus.cli import main
+from optimus.commands.cli import main
 from tests.helpers import NLP4LP, copy_problem
 from tests.test_validate_malformed import DATA, SNOP
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from scipy.optimize import linprog
 
-from optimus.faults import CATALOGUE, FaultPlan
-from optimus.faults.base import Injected
-from optimus.runstore import attempt_path
-from optimus.stages.assess import LABEL, MAX_RESULT_CHARS, VerdictError, parse_verdict, results
+from optimus.bench.faults import CATALOGUE, FaultPlan
+from optimus.bench.faults.base import Injected
+from optimus.core.runstore import attempt_path
+from optimus.core.stages.assess import LABEL, MAX_RESULT_CHARS, VerdictError, parse_verdict, results
 from tests.test_agent import FORMULATION, GOOD, TESTS, fence, prompts_of, solve
 from tests.test_faults import run_loop, subject
 from tests.test_validate_malformed import DATA, SNOP

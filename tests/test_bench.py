@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -14,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from optimus.bench.draw import Subject, candidates, first_breaking, run_program
+from optimus.bench.faults import FaultPlan
 from optimus.bench.judge import ground_truth, judge
 from optimus.bench.runner import BenchOptions, run_bench
 from optimus.bench.summary import ordering
-from optimus.cli import main
-from optimus.errors import ConfigError
-from optimus.faults import FaultPlan
-from optimus.llm.reference import ReferenceBackend
-from optimus.problem import load_problem
-from optimus.sandbox import Limits, get_backend
+from optimus.commands.cli import main
+from optimus.core.errors import ConfigError
+from optimus.core.llm.reference import ReferenceBackend
+from optimus.core.problem import load_problem
+from optimus.core.sandbox import Limits, get_backend
 from tests.helpers import NLP4LP, copy_problem
 from tests.scripted_server import RecordedRequest, ScriptedLLM
 
@@ -203,41 +204,56 @@ def test_three_problem_bench_with_the_real_client(scripted_llm: ScriptedLLM, tmp
     assert (out / "summary.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_ctrl_c_keeps_every_finished_row_and_a_rerun_resumes(tmp_path):
+def test_ctrl_c_keeps_every_finished_row_and_a_rerun_resumes(tmp_path, scripted_llm: ScriptedLLM):
+    """SIGINT goes in when a row is written and nlp4lp/2's first model call is held by the server (work provably
+    remains); the call is answered only once the bench has said it was interrupted. No timing is assumed: the
+    waits are bounds for a machine busy with other work, where the bench takes minutes."""
+    problems = {n: load_problem(NLP4LP / n) for n in ("1", "2")}
+    held, release = threading.Event(), threading.Event()
+
+    def answer(req: RecordedRequest) -> str:
+        name = next(n for n, p in problems.items() if p.snop.problem_info[0] in req.prompt)
+        if name == "2":
+            held.set()
+            release.wait(900)
+        return ReferenceBackend(problems[name]).complete(req.stage, req.messages).text
+
+    scripted_llm.enqueue(None, *[answer] * 400)
     out = tmp_path / "out"
-    cmd = [
-        sys.executable,
-        "-m",
-        "optimus",
-        "bench",
-        str(NLP4LP / "1"),
-        str(NLP4LP / "2"),
-        "--mode",
-        "prompt,debug,supervised",
-        "--sandbox",
-        "process",
-        "--out",
-        str(out),
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd = [sys.executable, "-m", "optimus", "bench", str(NLP4LP / "1"), str(NLP4LP / "2"), "--llm", "openai",
+           "--mode", "prompt,debug,supervised", "--sandbox", "process", "--out", str(out)]
+    env = {**os.environ, "OPENAI_BASE_URL": scripted_llm.base_url, "OPTIMUS_HOME": str(tmp_path / "home")}
+    env.pop("OPENAI_API_KEY", None)
     results = out / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 1):
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "interrupted" in err
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    said: list[str] = []
+    interrupted = threading.Event()
+
+    def read_stderr() -> None:
+        for text in proc.stderr:
+            said.append(text)
+            if "interrupted" in text:
+                interrupted.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert held.wait(900), f"nlp4lp/2 never reached the model: {''.join(said)[-2000:]}"
+        deadline = time.monotonic() + 300
+        while not (results.exists() and results.read_text().count("\n") >= 1):  # nlp4lp/1's rows
+            assert time.monotonic() < deadline, "no row was written"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        assert interrupted.wait(300), f"no 'interrupted' after SIGINT: {''.join(said)[-2000:]}"
+    finally:
+        release.set()
+    assert proc.wait(timeout=900) == 130
+    reader.join(timeout=10)
     kept = results.read_text().splitlines()
-    assert 1 <= len(kept) < 6 and all(json.loads(line)["problem"] for line in kept)  # every line whole
-    rows = run_bench(
-        BenchOptions(
-            dirs=[NLP4LP / "1", NLP4LP / "2"],
-            out=out,
-            modes=["prompt", "debug", "supervised"],
-            sandbox="process",
-        ),
-        progress=lambda _: None,
-    )
+    assert 1 <= len(kept) < 6 and all(json.loads(line)["problem"] == "nlp4lp/1" for line in kept)  # every line whole
+    rerun = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert len(rows) == 6 and results.read_text().splitlines()[: len(kept)] == kept
     assert len({(r["problem"], r["mode"]) for r in rows}) == 6
 

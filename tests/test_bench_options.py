@@ -14,14 +14,20 @@ from optimus.bench.backends import SandboxSlots
 class CountingSandbox:
     name = "fake"
 
-    def __init__(self):
+    def __init__(self, slots):
         self.lock, self.now, self.most = threading.Lock(), 0, 0
+        self.full, self.slots = threading.Event(), slots
 
     def run(self, cmd, **_):
         with self.lock:
             self.now += 1
             self.most = max(self.most, self.now)
-        time.sleep(0.05)
+            if self.now >= self.slots:
+                self.full.set()
+        # The first runs wait until `slots` are in at once (an event, not luck); a bound that let more in
+        # would show while they wait.
+        self.full.wait(30)
+        time.sleep(0.01)
         with self.lock:
             self.now -= 1
         return cmd
@@ -29,7 +35,7 @@ class CountingSandbox:
 
 @pytest.mark.parametrize("slots", [1, 2, 3])
 def test_no_more_than_slots_runs_at_once(slots):
-    inner = CountingSandbox()
+    inner = CountingSandbox(slots)
     sandbox = SandboxSlots(inner, slots)
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda i: sandbox.run([str(i)], workdir=None), range(16)))

@@ -11,10 +11,11 @@ import highspy
 import numpy as np
 import pytest
 
-from optimus.cli import main
-from optimus.problem import load_problem
-from optimus.sandbox import Limits
-from optimus.verify import verify_attempt
+from optimus.commands.cli import main
+from optimus.core.families.pulp.verify import verify_attempt
+from optimus.core.problem import load_problem
+from optimus.core.sandbox import Limits
+from optimus.core.terminal import plain
 from tests.helpers import NLP4LP, copy_problem
 from tests.test_verify import run_program
 
@@ -74,8 +75,8 @@ def test_infeasible_variant_names_the_clashing_statements(name, tmp_path, sandbo
     d = verdict.diagnosis
     assert d["kind"] == "infeasible"
     assert set(d["statements"]) == expected
-    for sid in expected:  # the user's own words are quoted
-        text = " ".join(problem.snop.problem_info[int(sid[1:]) - 1].split())
+    for sid in expected:  # the user's own words are quoted, as they read them: without \param{…} markup
+        text = " ".join(plain(problem.snop.problem_info[int(sid[1:]) - 1]).split())
         assert f'({sid}) "{text[:100]}' in d["message"]
     assert d["message"] in verdict.evidence()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from optimus import families
+from optimus.core import families
 
 
 def test_the_formulation_s_family_line_picks_the_family_and_is_quoted():

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from optimus import families
-from optimus.cli import main
-from optimus.llm.extract import extract_code
+from optimus.commands.cli import main
+from optimus.core import families
+from optimus.core.llm.extract import extract_code
 from tests.sandbox_fixtures import backend_or_skip
 
 # Our own small stacking domain: blocks on a table, one gripper.
@@ -166,7 +166,7 @@ def only_if(needle: str, answer: str):
 
 
 def test_the_family_is_registered_and_takes_only_folders_with_a_domain(folder):
-    from optimus.problem import load_problem
+    from optimus.core.problem import load_problem
 
     family = families.load("pddl")
     assert "pddl" in families.NAMES and family.artifact == "problem.pddl" and family.lang == "pddl"
@@ -281,8 +281,8 @@ ROUTE_DOMAIN = """\
 
 
 def test_reachability_names_a_missing_static_fact_and_never_calls_a_reachable_goal_unreachable():
-    from optimus.families.pddl_sandbox.reach import unreachable
-    from optimus.families.pddl_sandbox.sexpr import read_domain, read_problem
+    from optimus.core.families.pddl.pddl_sandbox.reach import unreachable
+    from optimus.core.families.pddl.pddl_sandbox.sexpr import read_domain, read_problem
 
     def route(links: str):
         return read_problem(f"(define (problem r) (:domain route) (:objects c1 c2 c3 - cell)\n"

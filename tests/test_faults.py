@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from optimus.agent import Options, solve
 from optimus.bench.draw import Subject, candidates, first_breaking
+from optimus.bench.faults import CATALOGUE, FaultPlan, parse_spec, repair_evidence
 from optimus.bench.judge import final_attempt, ground_truth, judge
-from optimus.errors import ConfigError
-from optimus.faults import CATALOGUE, FaultPlan, parse_spec, repair_evidence
-from optimus.llm import LLMClient
-from optimus.llm.reference import ReferenceBackend
-from optimus.problem import load_problem
-from optimus.prompts import render
-from optimus.runstore import RunStore
-from optimus.sandbox import Limits
+from optimus.core.errors import ConfigError
+from optimus.core.llm import LLMClient
+from optimus.core.llm.reference import ReferenceBackend
+from optimus.core.loop import Options, solve
+from optimus.core.problem import load_problem
+from optimus.core.prompts import render
+from optimus.core.runstore import RunStore
+from optimus.core.sandbox import Limits
 from tests.helpers import NLP4LP, copy_problem
 
 LIMITS = Limits(wall_s=20, cpu_s=20, memory_mb=4096)

@@ -10,7 +10,7 @@ import pytest
 
 from optimus.bench.draw import Subject, candidates, first_breaking
 from optimus.bench.judge import ground_truth
-from optimus.problem import load_problem
+from optimus.core.problem import load_problem
 from tests.test_faults import SHORT, run_loop
 
 TALKS = Path(__file__).parent / "fixtures" / "z3" / "talks"

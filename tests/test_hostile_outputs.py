@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from optimus.checks import known_sizes, run_checks
-from optimus.cli import main
-from optimus.errors import SandboxError
-from optimus.sandbox.files import load_json_result, read_result_file
+from optimus.commands.cli import main
+from optimus.core.checks import known_sizes, run_checks
+from optimus.core.errors import SandboxError
+from optimus.core.sandbox.files import load_json_result, read_result_file
 from tests.test_agent import FORMULATION, GOOD, fence
 from tests.test_validate_malformed import DATA, SNOP
 
@@ -123,7 +123,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     started = time.monotonic()
     with pytest.raises(SandboxError, match="not a regular file .*FIFO"):
         read_result_file(tmp_path, "output.json")
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 30  # opening a FIFO for reading would block until a writer came: forever
 
 
 def test_the_size_cap_is_configurable(tmp_path, monkeypatch):

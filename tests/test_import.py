@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from optimus.cli import main
-from optimus.nlp4lp_import import read_obj, written_precision
-from optimus.problem import load_problem
-from optimus.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
-from optimus.snop import Snop, render_text, snop_sense
+from optimus.commands.cli import main
+from optimus.commands.nlp4lp_import import read_obj, written_precision
+from optimus.core.problem import load_problem
+from optimus.core.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
+from optimus.core.snop import Snop, render_text, snop_sense
 from tests.test_agent import DROPPED, FORMULATION, GOOD
 from tests.test_snop_forms import SAMPLE, needs_sample
 from tests.test_validate_malformed import DATA, SNOP

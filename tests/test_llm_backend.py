@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from optimus.errors import LLMError
-from optimus.llm import CodeExtractionError, LLMConfig, OpenAIBackend, extract_code
+from optimus.core.errors import LLMError
+from optimus.core.llm import CodeExtractionError, LLMConfig, OpenAIBackend, extract_code
 from tests.scripted_server import ScriptedLLM
 
 PROGRAM = "import json\n\nx = [i * i for i in range(10)]\njson.dump({'x': x}, open('output.json', 'w'))\n"

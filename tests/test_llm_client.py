@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from optimus.errors import LLMError
-from optimus.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend, request_hash
-from optimus.llm.log import MIGRATIONS, default_path, recent
+from optimus.core.errors import LLMError
+from optimus.core.llm import LLMClient, LLMConfig, LLMLog, OpenAIBackend, request_hash
+from optimus.core.llm.log import MIGRATIONS, default_path, recent
 from tests.scripted_server import ScriptedLLM
 
 MESSAGES = [{"role": "user", "content": "write the solver please"}]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from optimus.errors import ConfigError
-from optimus.llm import LLMConfig, OpenAIBackend
-from optimus.llm.config import DEFAULT_MODEL, DUMMY_API_KEY
+from optimus.core.errors import ConfigError
+from optimus.core.llm import LLMConfig, OpenAIBackend
+from optimus.core.llm.config import DEFAULT_MODEL, DUMMY_API_KEY
 
 VARS = [
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPTIMUS_MODEL", "OPTIMUS_TEMPERATURE", "OPTIMUS_MAX_TOKENS",

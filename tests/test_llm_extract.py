@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from optimus.errors import LLMError
-from optimus.llm import CodeExtractionError, extract_code
+from optimus.core.errors import LLMError
+from optimus.core.llm import CodeExtractionError, extract_code
 
 PROGRAM = "import pulp\n\nm = pulp.LpProblem('p', pulp.LpMinimize)\nm.solve()\nprint(m.status)\n"
 

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from optimus import groundtruth_z3
-from optimus.families.z3_sandbox.recheck import minimal_core
-from optimus.families.z3_sandbox.smt import read
-from optimus.validate import validate
+from optimus.bench.groundtruth import z3 as groundtruth_z3
+from optimus.core.families.z3.z3_sandbox.recheck import minimal_core
+from optimus.core.families.z3.z3_sandbox.smt import read
+from optimus.core.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1] / "llmfp"
-CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "testing" / "conftest.py"
+CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "core" / "testing" / "conftest.py"
 KINDS = ("supply", "rota", "depots", "makespan", "picking")
 FOLDERS = [f for f in groundtruth_z3.discover(ROOT)] if ROOT.is_dir() else []
 IDS = [f.name for f in FOLDERS]
@@ -189,7 +189,7 @@ def test_the_ground_truth_checks_are_safe_in_threads():
     takes a context of its own. On the shared one this crashed (rc 139) or hung at exit."""
     smt2 = "(declare-const x Int)(declare-const y Int)" + "".join(
         f"(declare-const s{k}_a Bool)(assert (=> s{k}_a (> (+ x {k}) y)))" for k in range(1, 150))
-    code = ("import sys; from concurrent.futures import ThreadPoolExecutor; from optimus import groundtruth_z3 as g\n"
+    code = ("import sys; from concurrent.futures import ThreadPoolExecutor; from optimus.bench.groundtruth import z3 as g\n"
             f"smt2 = {smt2!r}\n"
             "def work(_):\n"
             "    for _ in range(10):\n"

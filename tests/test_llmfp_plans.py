@@ -1,8 +1,8 @@
 """The multi-step llmfp/ benchmark (Z3 planning): for every folder the BFS over validate/*.pddl and the Z3
 program agree on the shortest plan (Z3 feasible at the optimum L, unsat at L-1: the harness's proof), the
-Z3 plan passes the harness's validator (optimus.planval) and our simulation, the folder's supervised tests
+Z3 plan passes the harness's validator (optimus.core.planval) and our simulation, the folder's supervised tests
 accept it and reject reference/wrong_output.json, and the benchmark has the promised mix. The full Z3
-horizon search from T = 0 and Fast Downward run in `python -m optimus.groundtruth_plans llmfp` (too slow for
+horizon search from T = 0 and Fast Downward run in `python -m optimus.bench.groundtruth.plans llmfp` (too slow for
 every session on two shared cores)."""
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from optimus import groundtruth_pddl, groundtruth_plans
-from optimus.planval import validate as planval
-from optimus.validate import validate
+from optimus.bench.groundtruth import pddl as groundtruth_pddl
+from optimus.bench.groundtruth import plans as groundtruth_plans
+from optimus.core.planval import validate as planval
+from optimus.core.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1] / "llmfp"
-CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "testing" / "conftest.py"
+CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "core" / "testing" / "conftest.py"
 KINDS = ("blocks", "mystery", "gripper", "household")
 FOLDERS = [f for f in groundtruth_plans.folders([ROOT]) if f.name.split("-")[0] in KINDS] if ROOT.is_dir() else []
 IDS = [f.name for f in FOLDERS]
@@ -95,7 +96,7 @@ def test_plan_bfs_and_z3_agree_with_expected(folder: Path, checks):
 
 @pytest.mark.parametrize("folder", SOLVABLE, ids=[f.name for f in SOLVABLE])
 def test_plan_harness_validator_accepts_the_z3_plan_and_rejects_the_wrong_one(folder: Path, checks):
-    # the harness's validator (optimus.planval), the PDDL read once for both plans
+    # the harness's validator (optimus.core.planval), the PDDL read once for both plans
     task = planval.read_pddl(str(folder / "validate" / "domain.pddl"), str(folder / "validate" / "problem.pddl"))
     verdict = planval.validate(task, planval.read_plan(json.dumps({"plan": checks[folder].plan})))
     assert verdict["valid"] and verdict["length"] == checks[folder].z3_length, f"{folder.name}: {verdict}"
@@ -166,7 +167,7 @@ def test_plan_folders_are_what_build_writes(kind: str):
         assert json.loads((folder / "data.json").read_text()) == data, f"{name}: data.json differs from instances.py"
         assert (folder / "validate" / "problem.pddl").read_text() == pddl(data, name), f"{name}: problem.pddl"
         for rel in ("snop.json", "reference/formulation.md", "reference/solver.py", f"tests/test_{kind}.py",
-                    "validate/domain.pddl"):
+                    "validate/domain.pddl", *[build.INCREMENTAL] * (first / build.INCREMENTAL).is_file()):
             assert (folder / rel).read_text() == (first / rel).read_text(), (
                 f"{folder / rel} differs from {first / rel}: run llmfp/_plans/build.py")
 

@@ -1,12 +1,13 @@
-"""`optimus logs`: past exchanges from logs.db, newest first, filtered by stage; reading never creates a log."""
+"""`optimus logs`: the newest exchanges from logs.db, shown newest last, filtered by stage; reading never creates
+a log."""
 
 from __future__ import annotations
 
 import json
 
-from optimus.cli import main
-from optimus.llm.client import Completion
-from optimus.llm.log import LLMLog
+from optimus.commands.cli import main
+from optimus.core.llm.client import Completion
+from optimus.core.llm.log import LLMLog
 
 
 def _record(log: LLMLog, stage: str, question: str, answer: str) -> None:
@@ -15,7 +16,7 @@ def _record(log: LLMLog, stage: str, question: str, answer: str) -> None:
                completion=Completion(answer, "m1", 11, 7, "stop", 0.5))
 
 
-def test_logs_lists_newest_first_and_filters_by_stage(tmp_path, monkeypatch, capsys):
+def test_logs_lists_the_newest_newest_last_and_filters_by_stage(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("OPTIMUS_HOME", str(tmp_path))
     log = LLMLog()
     _record(log, "formulate", "Q1", "A1")
@@ -23,7 +24,7 @@ def test_logs_lists_newest_first_and_filters_by_stage(tmp_path, monkeypatch, cap
     _record(log, "fix", "Q3", "A3")
     assert main(["logs", "-n", "2", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [r["response"] for r in rows] == ["A3", "A2"]
+    assert [r["response"] for r in rows] == ["A2", "A3"]  # the two newest, newest last as in the text form
     assert main(["logs", "--stage", "formulate", "-n", "0", "--json"]) == 0
     assert [r["messages"][-1]["content"] for r in json.loads(capsys.readouterr().out)] == ["Q1"]
     assert main(["logs", "-n", "0"]) == 0

@@ -8,17 +8,17 @@ import shutil
 
 import pytest
 
-from optimus.agent import Options, phases, solve
 from optimus.bench.draw import candidates, first_breaking
+from optimus.bench.faults import FaultPlan
 from optimus.bench.runner import BenchOptions, run_bench
-from optimus.errors import ConfigError
-from optimus.faults import FaultPlan
-from optimus.llm import LLMClient
-from optimus.llm.reference import ReferenceBackend
-from optimus.problem import load_problem
-from optimus.runstore import RunStore
-from optimus.sandbox import Limits
-from optimus.stages import MODES
+from optimus.core.errors import ConfigError
+from optimus.core.llm import LLMClient
+from optimus.core.llm.reference import ReferenceBackend
+from optimus.core.loop import Events, Options, phases, solve
+from optimus.core.problem import load_problem
+from optimus.core.runstore import RunStore
+from optimus.core.sandbox import Limits
+from optimus.core.stages import MODES
 from tests.helpers import NLP4LP
 from tests.test_faults import SHORT, subject
 
@@ -63,7 +63,8 @@ def test_a_lesser_mode_gets_the_verdict_it_reaches_alone(sandbox, tmp_path):
         plan = FaultPlan(candidates(s, "syntax_error", 0)[index])
         seen = []
         report = solve(problem, LLMClient(ReferenceBackend(problem, faults=plan)), sandbox, RunStore(folder),
-                       Options(mode=mode, limits=LIMITS, record=record), lesser=lambda r, a: seen.append((r, a)))
+                       Options(mode=mode, limits=LIMITS, record=record),
+                       events=Events(on_mode_end=lambda r, a: seen.append((r, a))))
         return report, seen
 
     final, seen = run("supervised", ("prompt", "debug"))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from optimus.cli import main
-from optimus.new import numbers_in
-from optimus.validate import validate
+from optimus.commands.cli import main
+from optimus.core.numbers import derived, numbers_in, source_of
+from optimus.core.validate import validate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "new"
 SENTINEL = "7318.2961"  # one weight in the CSV; it must never reach the model
@@ -34,9 +34,12 @@ def solve_offline(folder: Path, fixture: str) -> dict:
     return report
 
 
-def answer_of(fixture: str, **data_changes) -> str:
+def answer_of(fixture: str, top: dict | None = None, statements: tuple[str, ...] = (), **data_changes) -> str:
+    """The fixture's answer with data changed, top-level keys (assumptions) added, statements appended."""
     answer = json.loads((FIXTURES / fixture / "reference" / "new.json").read_text())
     answer["data"].update(data_changes)
+    answer["snop"]["problem_info"] += list(statements)
+    answer.update(top or {})
     return f"Here it is:\n```json\n{json.dumps(answer)}\n```\n"
 
 
@@ -102,25 +105,123 @@ def test_csv_values_never_enter_a_request_body_and_the_folder_solves(tmp_path, s
     samples = [SENTINEL, rows[0]["weight"], rows[1]["volume"], rows[49_999]["weight"]]
     assert not [s for s in samples if any(s in b for b in bodies)], "a CSV value reached the model"
     prompt = scripted_llm.requests[0].messages[-1]["content"]
-    assert 'shipments.csv (CSV): "weight": list[50000] of float' in prompt  # the names and shapes do reach it
-    data = json.loads((dest / "data.json").read_text())
-    assert len(data["weight"]) == len(data["volume"]) == 50_000 and float(SENTINEL) in data["weight"]
+    assert "data/shipments.csv: 50000 rows; columns weight DOUBLE, volume DOUBLE" in prompt  # the schema does
+    assert (dest / "data" / "shipments.csv").read_bytes() == shipments.read_bytes()  # kept as a table, not JSON
+    assert "weight" not in json.loads((dest / "data.json").read_text())
     expected = 0.8 * max(float(r["weight"]) for r in rows) + 35 * max(float(r["volume"]) for r in rows)
     assert solve_offline(dest, "csv")["objective"] == pytest.approx(expected, rel=1e-6)
 
 
-def test_dropped_and_invented_numbers_are_refused_with_the_list(tmp_path, scripted_llm, capsys):
+def test_dropped_and_invented_numbers_are_listed_for_confirmation_and_written_only_with_consent(
+        tmp_path, scripted_llm, capsys):
     bad = answer_of("lp", max_dark=500)  # the request's 180 dropped, a 500 invented
     scripted_llm.enqueue("new", bad, bad)
     dest = tmp_path / "blends"
-    code = new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url)
+    code = new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache")
     err = capsys.readouterr().err
-    assert code == 1
-    assert "missing from data.json and from the statements: 180" in err
-    assert "the request never writes: 500" in err
-    assert not dest.exists()
-    _, second = scripted_llm.requests_for("new")  # its last message is the harness's findings
+    assert code == 1  # no terminal to ask at, no --yes: nothing written
+    assert "the request's 180 (…" in err and "at most 180 bags of Dark" in err and "in neither data.json nor" in err
+    assert "data.json max_dark = 500: the request never writes it" in err
+    assert "Nothing was written" in err and not dest.exists()
+    _, second = scripted_llm.requests_for("new")  # the findings went back to the model once
     assert "180" in second.messages[-1]["content"] and "500" in second.messages[-1]["content"]
+    scripted_llm.enqueue("new", bad, bad)
+    assert new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache", "--yes") == 0
+    record = json.loads((dest / "new.json").read_text())
+    assert record["confirmed"] == "--yes"
+    assert [f["kind"] for f in record["findings"]] == ["not in the folder", "not in the request"]
+
+
+@pytest.mark.parametrize("answer, written", [("y", True), ("n", False), ("", False)])
+def test_the_user_confirms_at_the_terminal(tmp_path, scripted_llm, monkeypatch, capsys, answer, written):
+    bad = answer_of("lp", max_dark=500)
+    scripted_llm.enqueue("new", bad, bad)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    asked = []
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or answer)
+    dest = tmp_path / "blends"
+    code = new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache")
+    assert asked == ["Write the folder with these? [y/N] "]
+    assert "To confirm (2):" in capsys.readouterr().out
+    assert (code, dest.exists()) == ((0, True) if written else (1, False))
+    if written:
+        assert json.loads((dest / "new.json").read_text())["confirmed"] == "the user, at the terminal"
+
+
+def test_numbers_as_people_write_them_reach_a_folder_with_nothing_to_confirm(tmp_path, scripted_llm):
+    """-3.5, the Unicode minus, "minus 40", "7. 2", 1,234.5, minutes between two clock times, and x[3]
+    subscripts that are not data: the number check traces every one, so nothing needs confirming."""
+    scripted_llm.enqueue("new", answer_of("forms"))
+    dest = tmp_path / "feeds"
+    assert new(dest, "forms", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache") == 0
+    assert len(scripted_llm.requests_for("new")) == 1
+    data = json.loads((dest / "data.json").read_text())
+    assert data["temp_change"] == [-3.5, -2] and data["earn"][0] == 7.2 and data["budget"] == 1234.5
+    assert json.loads((dest / "new.json").read_text()) == {
+        "request": "new/request.txt", "confirmed": "nothing to confirm", "assumptions": [], "findings": []}
+    assert [f for f in validate(dest) if f.level == "error"] == []
+
+
+def test_a_reading_the_check_cannot_trace_is_a_question_not_a_refusal(tmp_path, scripted_llm, capsys):
+    # The model wrote 6.9 minutes for 10:51:00 to 10:57:43 (6.72 by hand): no reading of the request gives 6.9,
+    # so the user is asked — and the clock times are listed as held nowhere.
+    scripted_llm.enqueue("new", answer_of("forms", line_minutes=6.9), answer_of("forms", line_minutes=6.9))
+    code = new(tmp_path / "feeds", "forms", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache")
+    err = capsys.readouterr().err
+    assert code == 1 and "refused" not in err
+    assert "data.json line_minutes = 6.9" in err and "the request's 10:51:00" in err
+
+
+def test_an_assumption_reaches_the_confirmation_new_json_and_the_result_line(tmp_path, scripted_llm, capsys):
+    request = tmp_path / "request.txt"  # the Dark sales cap left out: the model fills it in and says so
+    request.write_text((FIXTURES / "lp" / "request.txt").read_text().replace(
+        ", and the shop can sell at most 180 bags of\nDark", ""))
+    said = {"about": "max_dark", "assumption": "the request gives no sales limit for Dark; 180 bags", "value": 180}
+    answer = answer_of("lp", top={"assumptions": [said]})
+    scripted_llm.enqueue("new", answer)
+    dest = tmp_path / "blends"
+    args = ["new", str(dest), "--from", str(request), "--llm", "openai", "--base-url", scripted_llm.base_url]
+    assert main(args) == 1 and not dest.exists()
+    err = capsys.readouterr().err
+    assert "1 item(s) need your confirmation" in err  # the 180 is the assumption's: no number finding besides
+    assert "1. assumption about max_dark: the request gives no sales limit for Dark; 180 bags (value chosen: 180)" in err
+    scripted_llm.enqueue("new", answer)
+    assert main([*args, "--yes"]) == 0
+    assert json.loads((dest / "new.json").read_text())["assumptions"] == [{**said, "source": "model"}]
+    capsys.readouterr()
+    report = solve_offline(dest, "lp")
+    assert report["status"] == "solved" and report["status_detail"] == "solved under 1 assumption"
+    assert [a["about"] for a in report["assumptions"]] == ["max_dark"]
+    assert ("solved under 1 assumption: (1) max_dark: the request gives no sales limit for Dark; 180 bags"
+            in capsys.readouterr().err)
+
+
+def test_an_empty_list_for_a_named_thing_is_confirmed_and_never_plain_solved(tmp_path, scripted_llm, capsys):
+    closed = "No bag is roasted on the days listed in \\param{closed_days}."
+    answer = answer_of("lp", statements=(closed,), closed_days=[])
+    scripted_llm.enqueue("new", answer, answer)  # the finding goes back once; the model keeps its answer
+    dest = tmp_path / "blends"
+    assert new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--yes") == 0
+    assert "data.json gives closed_days as empty ([])" in capsys.readouterr().out
+    report = solve_offline(dest, "lp")
+    assert report["status_detail"] == "solved under 1 assumption"
+    assert report["assumptions"][0]["about"] == "closed_days" and report["assumptions"][0]["source"] == "data.json"
+    assert "closed_days" in report["warnings"][0]["message"]  # and the program never reads it
+
+
+def test_a_malformed_param_goes_back_to_the_model_and_three_bad_answers_are_refused(tmp_path, scripted_llm,
+                                                                                    capsys):
+    broken = answer_of("lp", statements=("Dark is capped by \\param{darkcap}.",))
+    scripted_llm.enqueue("new", broken, answer_of("lp"))
+    dest = tmp_path / "blends"
+    assert new(dest, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache") == 0
+    _, second = scripted_llm.requests_for("new")
+    assert "(s7) \\param{darkcap} names no key of data.json" in second.messages[-1]["content"]
+    scripted_llm.enqueue("new", broken, broken, broken)
+    other = tmp_path / "other"
+    assert new(other, "lp", "--llm", "openai", "--base-url", scripted_llm.base_url, "--no-cache") == 1
+    assert "refused: none of the model's 3 answers made a problem folder that validates" in capsys.readouterr().err
+    assert not other.exists() and len(scripted_llm.requests_for("new")) == 5
 
 
 def test_a_failed_check_goes_back_to_the_model_once(tmp_path, scripted_llm):
@@ -145,15 +246,43 @@ def test_an_existing_folder_is_not_written_over_without_force(tmp_path, capsys):
 def test_bad_input_names_the_file_and_exits_2(tmp_path, capsys):
     assert main(["new", str(tmp_path / "x"), "--from", str(tmp_path / "nope.txt"), "--llm", "reference"]) == 2
     assert "nope.txt: no such request file" in capsys.readouterr().err
-    ragged = tmp_path / "ragged.csv"
-    ragged.write_text("weight,volume\n1,2\n3\n")
-    assert new(tmp_path / "y", "csv", "--data", str(ragged), "--llm", "reference") == 2
-    assert "ragged.csv: line 3: expected 2 fields, seen 1" in capsys.readouterr().err
+    broken = tmp_path / "broken.parquet"
+    broken.write_text("weight,volume\n1,2\n")
+    assert new(tmp_path / "y", "csv", "--data", str(broken), "--llm", "reference") == 2
+    assert "broken.parquet: cannot be read as a table" in capsys.readouterr().err
 
 
 def test_numbers_in_skips_ids_and_ordinals_and_reads_thousands_and_percent():
     found = numbers_in("Rule s4 on the 2nd day: ship 1,200 units, 30% by air, at 4.50 each; CO2 ignored.")
     assert [(w.value, w.percent) for w in found] == [(1200.0, False), (30.0, True), (4.5, False)]
+
+
+@pytest.mark.parametrize("text, readings", [
+    ("a change of -3.5 degrees", [(-3.5,)]),
+    ("a change of \u22122 degrees", [(-2.0,)]),
+    ("minus 4 or negative 1.5", [(-4.0,), (-1.5,)]),
+    ("costs 7. 2 dollars", [(7.2, 7.0, 2.0)]),
+    ("a total of 1,234.5", [(1234.5,)]),
+    ("12 % or 12 percent", [(12.0, 0.12), (12.0, 0.12)]),
+    ("3/4 of the stock", [(0.75, 3.0, 4.0)]),
+    ("1.5k units, 2 million dollars", [(1500.0, 1.5), (2e6, 2.0)]),
+    ("twenty-five trucks", [(25.0,)]),
+    ("starts at 10:57:43", [(39463.0, 39463 / 60, 39463 / 3600, 10.0, 57.0, 43.0)]),
+    ("ranges 3-5", [(3.0,), (5.0,)]),
+    ("x[3], x[4], and x[5] and y_{12}, z_7", []),
+])
+def test_numbers_in_reads_what_people_write(text, readings):
+    assert [w.readings for w in numbers_in(text)] == [pytest.approx(r) for r in readings]
+
+
+def test_dates_and_clock_times_trace_converted_numbers_to_their_text():
+    written = numbers_in("from 2024-03-05 to March 9, 2024, shifts 10:51:00 to 10:57:43")
+    hows = {d.how: d.value for d in derived(written)}
+    assert hows["days from 2024-03-05 to March 9, 2024"] == 4  # by hand: 5 March to 9 March
+    assert hows["minutes from 10:51:00 to 10:57:43"] == pytest.approx(6 + 43 / 60)
+    assert source_of(6.72, written, derived(written)) == "minutes from 10:51:00 to 10:57:43"  # rounded, traced
+    assert source_of(65, written, []) == "2024-03-05"  # day of the year: 31 + 29 + 5 (2024 is a leap year)
+    assert source_of(6.8, written, derived(written)) is None
 
 
 def test_a_request_read_from_standard_input(tmp_path, scripted_llm, monkeypatch):

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from optimus import groundtruth
+from optimus.bench.groundtruth import lp as groundtruth
 
 ROOT = Path(__file__).resolve().parents[1] / "nlp4lp"
-CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "testing" / "conftest.py"
+CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "core" / "testing" / "conftest.py"
 FOLDERS = groundtruth.discover(ROOT) if any(ROOT.glob("*/reference/solver.py")) else []
 IDS = [f.name for f in FOLDERS]
 WORKERS = max(2, os.cpu_count() or 2)
@@ -108,7 +108,7 @@ def problem_type(folder: Path) -> str:
 @pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
 def test_reference_reproduces_expected(folder: Path, evidence):
     primary, secondary = evidence[folder].primary, evidence[folder].secondary
-    assert (folder / "expected.json").exists(), f"{folder.name}: no expected.json (python -m optimus.groundtruth)"
+    assert (folder / "expected.json").exists(), f"{folder.name}: no expected.json (python -m optimus.bench.groundtruth.lp)"
     expected = json.loads((folder / "expected.json").read_text())
     wording = groundtruth.snop_sense(folder)
     assert expected.get("sense") == wording, f"{folder.name}: expected.json says {expected.get('sense')}, SNOP {wording}"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from optimus.groundtruth_pddl import (
+from optimus.bench.groundtruth.pddl import (
     StateLimitError,
     check_folder,
     folders,
@@ -86,8 +86,8 @@ def _supervised(folder: Path, problem_text: str) -> list[str]:
     return the names of the failing ones."""
     import importlib.util
 
-    from optimus.families.pddl_conftest import PlanningProblem
-    from optimus.families.pddl_sandbox.sexpr import goal_facts, read_problem
+    from optimus.core.families.pddl.pddl_conftest import PlanningProblem
+    from optimus.core.families.pddl.pddl_sandbox.sexpr import goal_facts, read_problem
 
     parsed = read_problem(problem_text)
     fixtures = {
@@ -198,7 +198,7 @@ def test_wrong_plans_are_rejected_by_both_checks():
 # --- bad input: a clear message naming the file, exit 2, no traceback
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "optimus.groundtruth_pddl", *args], check=False,
+    return subprocess.run([sys.executable, "-m", "optimus.bench.groundtruth.pddl", *args], check=False,
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 

@@ -24,9 +24,9 @@ import z3
 
 import optimus
 
-PACKAGES = Path(optimus.__file__).parent
-PLANVAL, PDDL_RUNNER, Z3_RUNNER = PACKAGES / "planval", PACKAGES / "families" / "pddl_sandbox", \
-    PACKAGES / "families" / "z3_sandbox"
+PACKAGES = Path(optimus.__file__).parent / "core"
+PLANVAL, PDDL_RUNNER, Z3_RUNNER = PACKAGES / "planval", PACKAGES / "families" / "pddl" / "pddl_sandbox", \
+    PACKAGES / "families" / "z3" / "z3_sandbox"
 COURIER = Path(__file__).parent / "fixtures" / "z3" / "courier"
 LOAD, DRIVE, UNLOAD = ({"action": "load", "args": ["box", "north"]}, {"action": "drive", "args": ["north", "south"]},
                        {"action": "unload", "args": ["box", "south"]})
@@ -161,7 +161,7 @@ def test_the_z3_planning_recheck_starts_unified_planning_once_without_scipy(tmp_
 def test_check_values_finds_exactly_the_assertions_python_arithmetic_breaks():
     """Hundreds of tracked pair limits and one value per constant: the false ones, as z3 substitution finds them
     (optimus's substituter), against the same sums done in Python."""
-    from optimus.families.z3_sandbox import recheck, smt
+    from optimus.core.families.z3.z3_sandbox import recheck, smt
 
     rng = random.Random(7)
     xs = [z3.Int(f"x{i}") for i in range(40)]
@@ -180,7 +180,7 @@ def test_check_values_finds_exactly_the_assertions_python_arithmetic_breaks():
 def test_the_minimal_core_is_irreducible_by_plain_z3_checks():
     """Many redundant assertions and two statements that each clash with s2: whichever core the search returns,
     it is unsat, and dropping any one of its assertions (or statements) leaves a satisfiable rest."""
-    from optimus.families.z3_sandbox import recheck, smt
+    from optimus.core.families.z3.z3_sandbox import recheck, smt
 
     x, y = z3.Int("x"), z3.Int("y")
     s = z3.Solver()
@@ -224,7 +224,7 @@ if T == 4:
 def test_a_forked_horizon_run_behaves_as_python_running_the_program(tmp_path):
     """The horizon loop's fork (z3_sandbox.forked) against `python prog.py T` itself: same exit code, output and
     traceback, whether the program ends, exits with a code or a message, or raises (in its frames or below)."""
-    from optimus.families.z3_sandbox.forked import Timeout, run_python
+    from optimus.core.families.z3.z3_sandbox.forked import Timeout, run_python
 
     (tmp_path / "prog.py").write_text(PROGRAM)
     (tmp_path / "slow.py").write_text("import time\ntime.sleep(30)\n")

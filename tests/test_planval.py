@@ -12,7 +12,7 @@ import pytest
 
 import optimus
 
-PLANVAL = Path(optimus.__file__).parent / "planval"
+PLANVAL = Path(optimus.__file__).parent / "core" / "planval"
 PDDL = Path(__file__).parent / "fixtures" / "z3" / "courier" / "validate"
 LOAD, DRIVE, UNLOAD = ({"action": "load", "args": ["box", "north"]}, {"action": "drive", "args": ["north", "south"]},
                        {"action": "unload", "args": ["box", "south"]})

@@ -6,28 +6,32 @@ import re
 
 import pytest
 
-from optimus import families
-from optimus.prompts import PROMPT_DIR, PromptError, render
+from optimus.core import families
+from optimus.core.prompts import PROMPT_DIR, PromptError, render
 
 SPEC = {k: f"<{k}>" for k in ("problem_type", "statements", "objective", "input_format", "data_summary",
                               "output_info", "output_format", "solver_rules",
                               # a family's own values (Family.prompt_values): the pddl domain's
-                              "domain_name", "predicates", "actions", "example")}
-# What each stage passes besides the SNOP's parts (optimus/stages/*.py).
+                              "domain_name", "predicates", "actions", "example", "found_status")}
+# What each stage passes besides the SNOP's parts (optimus/core/stages/*.py).
 EXTRA = {
     "formulate": {"solver_note": "N"}, "testgen": {},
     "codegen": {"formulation": "F"},
     "debug": {"formulation": "F", "code": "C", "evidence": "E"},
     "fix": {"formulation": "F", "code": "C", "evidence": "E"},
     "rephrase": {"number": "1"},
-    "assess": {"formulation": "F", "code": "C", "lang": "python", "results": "R"},
+    "assess": {"formulation": "F", "code": "C", "lang": "python", "results": "R", "assumptions": "A", "warnings": "W"},
     "reformulate": {"formulation": "F", "evidence": "E"},
-    "new": {"request": "R", "data_files": "D"},  # optimus/new.py
-    "repair": {"conflict": "C", "protected": "P", "answer": "A"},  # optimus/repair.py
-    "ambiguity": {"formulation_a": "A", "formulation_b": "B"},  # optimus/stages/ambiguity.py
+    "new": {"request": "R", "data_files": "D"},  # optimus/commands/new.py
+    "repair": {"conflict": "C", "protected": "P", "answer": "A"},  # optimus/commands/repair.py
+    "ambiguity": {"formulation_a": "A", "formulation_b": "B"},  # optimus/core/stages/ambiguity.py
+    "ask": {"variables": "V", "rows": "R", "question": "Q"},  # optimus/commands/ask.py
+    "ask_words": {"question": "Q", "table": "T"},
+    # optimus/bench/roles.py: the model as solver, verifier and heuristic
+    "roles_solver": {}, "roles_verifier": {"candidate": "C"}, "roles_heuristic": {"candidates": "C", "letters": "L"},
 }
 # Fragments a stage adds to its prompt: formulate's line for sample k >= 1 of --samples K.
-FRAGMENTS = {"independent": {"sample": "2"}}
+FRAGMENTS = {"independent": {"sample": "2"}, "tables": {}}
 # Stages only some families have (no shared prompt): direct, the model's own plan (pddl).
 FAMILY_STAGES = {"direct": {}}
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from optimus.changes import Prober
-from optimus.cli import main
-from optimus.groundtruth import run_reference
-from optimus.repair import NONE_LEFT, replay
-from optimus.sandbox import Limits, get_backend
+from optimus.bench.groundtruth.lp import run_reference
+from optimus.commands.cli import main
+from optimus.commands.repair import NONE_LEFT, replay
+from optimus.core.changes import Prober
+from optimus.core.sandbox import Limits, get_backend
 
 ROOT = Path(__file__).parent.parent
 INFEASIBLE = sorted((ROOT / "nlp4lp").glob("*-infeasible"))

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from optimus import groundtruth
+from optimus.bench.groundtruth import lp as groundtruth
 from optimus.bench.judge import final_attempt
 from optimus.bench.runner import BenchOptions, run_bench
 from optimus.bench.summary import write_summary
-from optimus.cli import main
-from optimus.consensus import Sample, choose, group
-from optimus.llm.reference import ReferenceBackend
-from optimus.problem import load_problem, natural_order
-from optimus.report import Report
-from optimus.stages.ambiguity import parse
+from optimus.commands.cli import main
+from optimus.core.consensus import Sample, choose, group
+from optimus.core.llm.reference import ReferenceBackend
+from optimus.core.problem import load_problem, natural_order
+from optimus.core.report import Report
+from optimus.core.stages.ambiguity import parse
 from tests.helpers import NLP4LP, copy_problem
 from tests.test_nlp4lp import gather
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from optimus.errors import ConfigError, SandboxError
-from optimus.sandbox import Limits, RunResult, backend_names, doctor, get_backend, read_result_file
-from optimus.sandbox import bwrap as bwrap_module
-from optimus.sandbox import cli as sandbox_cli
-from optimus.sandbox import container as container_module
-from optimus.sandbox.base import Backend
+from optimus.core.errors import ConfigError, SandboxError
+from optimus.core.sandbox import Limits, RunResult, backend_names, doctor, get_backend, read_result_file
+from optimus.core.sandbox import bwrap as bwrap_module
+from optimus.core.sandbox import cli as sandbox_cli
+from optimus.core.sandbox import container as container_module
+from optimus.core.sandbox.base import Backend
 from tests.sandbox_fixtures import BACKEND_NAMES, backend_or_skip
 
 SMALL = Limits(wall_s=30, cpu_s=30, memory_mb=1024)
@@ -230,7 +230,7 @@ def test_auto_takes_the_strongest_working_backend():
 
 
 def test_process_backend_warns_once(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    from optimus.sandbox import registry
+    from optimus.core.sandbox import registry
 
     monkeypatch.setattr(registry, "_warned", False)
     get_backend("process")
@@ -323,7 +323,7 @@ def test_cli_run_needs_a_command(tmp_path: Path):
 
 
 def test_cli_is_registered_in_optimus(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from optimus.cli import main
+    from optimus.commands.cli import main
 
     assert (
         main(

@@ -23,11 +23,16 @@ from typing import Any
 
 import pytest
 
+from optimus.core.sandbox.pidcap import cgroup_parent
+from tests.load import busy, sandbox_uid
 from tests.sandbox_fixtures import BACKEND_NAMES, backend_or_skip
 
 HOSTILE = Path(__file__).parent / "hostile"
 REPO = Path(__file__).resolve().parents[1]
 MB = 1024 * 1024
+# A program the sandbox must kill (it would run forever) ends well before this, counting a container's start on
+# a machine busy with other work (docker's took 14 s beside 50 busy processes); idle it is 2–3 s.
+KILLED_WITHIN_S = 60
 
 # What rlimits in a plain subprocess cannot hold; measured here, see sandbox/README.md.
 PROCESS_ESCAPES = {
@@ -37,10 +42,15 @@ PROCESS_ESCAPES = {
     "write_outside": "no filesystem isolation: the program writes wherever the user can",
     "symlink": "no filesystem isolation: symlinks in the work dir lead anywhere",
     "kill_parent": "the program's parent is the host process, same uid",
-    "daemon": "a setsid daemon leaves the process group that is killed",
 }
-if os.geteuid() == 0:
-    PROCESS_ESCAPES["fork_bomb"] = "running as root: the kernel does not apply RLIMIT_NPROC to root"
+if cgroup_parent() is None:
+    PROCESS_ESCAPES["daemon"] = "no pids cgroup here: a setsid daemon leaves the process group that is killed"
+    if os.geteuid() == 0:
+        PROCESS_ESCAPES["fork_bomb"] = "running as root: the kernel does not apply RLIMIT_NPROC to root"
+    # RLIMIT_NPROC counts every process of the uid: others ending during the run leave the program room.
+    RACES = {"bwrap", "process"}
+else:
+    RACES = set()
 
 
 @dataclass
@@ -100,6 +110,10 @@ def harness_ran(out: Outcome) -> None:
 
 def run_case(backend: str, host: Host, program: str, *args: str, **limits: Any) -> Outcome:
     """Run a hostile program from a throwaway host process that has the API key in its environment."""
+    return finish_case(start_case(backend, host, program, *args, **limits))
+
+
+def start_case(backend: str, host: Host, program: str, *args: str, **limits: Any) -> subprocess.Popen:
     shutil.copy(HOSTILE / program, host.work / program)
     request = {
         "backend": backend,
@@ -108,13 +122,20 @@ def run_case(backend: str, host: Host, program: str, *args: str, **limits: Any) 
         "limits": {"wall_s": 20, "cpu_s": 20, "memory_mb": 1024, **limits},
     }
     env = {**os.environ, "OPENAI_API_KEY": host.secret, "HOME": str(host.home)}
-    proc = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, str(HOSTILE / "host.py"), json.dumps(request)],
-        env=env, cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    lines = proc.stdout.strip().splitlines()
+
+
+def finish_case(proc: subprocess.Popen) -> Outcome:
+    try:
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    lines = stdout.strip().splitlines()
     result = json.loads(lines[-1]) if proc.returncode == 0 and lines else None
-    return Outcome(result, proc.returncode, proc.stderr)
+    return Outcome(result, proc.returncode, stderr)
 
 
 def test_network_connect_to_host_loopback(backend: str, host: Host, request: pytest.FixtureRequest) -> None:
@@ -192,6 +213,31 @@ def test_fork_bomb(backend: str, host: Host, request: pytest.FixtureRequest) -> 
     assert _gone(host.marker), "forked children outlived the run"
 
 
+def test_fork_bomb_cap_counts_only_the_runs_own_processes(
+    backend: str, host: Host, request: pytest.FixtureRequest
+) -> None:
+    """50 other processes of the sandbox's uid run when the sandbox starts and are gone before the program forks:
+    the cap must not grow by what they held (RLIMIT_NPROC at "tasks of the uid + limit" did, by 50)."""
+    expect_escape(request, backend, "fork_bomb")
+    if backend in RACES:
+        request.applymarker(pytest.mark.xfail(strict=True, raises=AssertionError, reason="no pids cgroup here: "
+                                              "RLIMIT_NPROC counts every process of the uid"))
+    with busy(50, ("sleep",), uid=sandbox_uid()) as others:
+        proc = start_case(backend, host, "fork_bomb.py", host.marker, "300", "go", processes=32)
+        deadline = time.monotonic() + 60
+        while not (host.work / "ready").exists():  # the sandbox is up and its cap is set
+            assert proc.poll() is None and time.monotonic() < deadline, "the fork bomb never started"
+            time.sleep(0.02)
+        others.stop()
+        (host.work / "go").touch()
+        out = finish_case(proc)
+    harness_ran(out)
+    match = re.search(r"(FORKED|BLOCKED) (\d+)", out.stdout)
+    assert match, f"no report from the fork bomb: {out.result}"
+    assert int(match.group(2)) <= 32, f"forked {match.group(2)} processes under a limit of 32"
+    assert _gone(host.marker), "forked children outlived the run"
+
+
 def test_memory_bomb(backend: str, host: Host) -> None:
     out = run_case(backend, host, "memory_bomb.py", "4096", memory_mb=256)
     harness_ran(out)
@@ -201,10 +247,11 @@ def test_memory_bomb(backend: str, host: Host) -> None:
 
 
 def test_cpu_spin(backend: str, host: Host) -> None:
-    out = run_case(backend, host, "cpu_spin.py", cpu_s=2, wall_s=20)
+    # A wall clock far beyond the CPU limit: on a busy machine 1 s of CPU can take a minute of wall time, and
+    # the CPU limit, not the wall, must be what stops it.
+    out = run_case(backend, host, "cpu_spin.py", cpu_s=1, wall_s=240)
     harness_ran(out)
     assert out.result["killed_by"] == "cpu", out.result
-    assert out.result["wall_s"] < 10
 
 
 @pytest.mark.parametrize("quiet", [False, True], ids=["", "stdio-closed"])
@@ -213,7 +260,7 @@ def test_sleep_forever(backend: str, host: Host, quiet: bool) -> None:
     harness_ran(out)
     assert out.result["timed_out"] and out.result["killed_by"] == "wall"
     assert out.result["exit_code"] is None
-    assert out.result["wall_s"] < 6
+    assert out.result["wall_s"] < KILLED_WITHIN_S
 
 
 def test_flood_stdout(backend: str, host: Host) -> None:
@@ -221,7 +268,7 @@ def test_flood_stdout(backend: str, host: Host) -> None:
     harness_ran(out)
     assert out.result["killed_by"] == "output" and out.result["output_truncated"]
     assert len(out.stdout) <= 100_000
-    assert out.result["wall_s"] < 15
+    assert out.result["wall_s"] < KILLED_WITHIN_S
 
 
 def test_big_file(backend: str, host: Host) -> None:

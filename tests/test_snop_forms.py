@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from optimus.cli import main
-from optimus.datasummary import summarize
-from optimus.errors import SpecError
-from optimus.snop import HEADERS, Snop, parse_text, render_text
+from optimus.commands.cli import main
+from optimus.core.datasummary import summarize
+from optimus.core.errors import SpecError
+from optimus.core.snop import HEADERS, Snop, parse_text, render_text
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "nlp4lp-official-sample"
 needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"public NLP4LP sample not found at {SAMPLE}")
@@ -82,7 +82,7 @@ def test_convert_round_trip_through_the_cli(tmp_path, capsys):
 @pytest.mark.parametrize("sample", sorted(p.parent for p in SAMPLE.glob("*/*/description.txt")) if SAMPLE.is_dir()
                          else [], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_public_sample_loads_and_round_trips(sample):
-    from optimus.problem import load_problem
+    from optimus.core.problem import load_problem
 
     problem = load_problem(sample)
     assert parse_text(render_text(problem.snop)) == problem.snop
@@ -115,6 +115,6 @@ def test_summary_of_big_objects_shows_only_their_size():
     ("Plan next week's production.", None, None),
 ])
 def test_objective_sense_reads_the_wording(text, strict, loose):
-    from optimus.snop import objective_sense
+    from optimus.core.snop import objective_sense
 
     assert objective_sense(text) == strict and objective_sense(text, loose=True) == loose

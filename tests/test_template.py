@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from optimus.datasummary import summarize
-from optimus.template import TemplateError, parse_template, read_template
-from optimus.validate import validate
+from optimus.core.datasummary import summarize
+from optimus.core.template import TemplateError, parse_template, read_template
+from optimus.core.validate import validate
 from tests.test_validate_malformed import SNOP, write_folder
 
 # A small shipping problem of our own, its data keyed by depot and store names.

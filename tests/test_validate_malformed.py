@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from optimus.cli import main
+from optimus.commands.cli import main
 
 SNOP = {
     "name": "Two-product mix",
@@ -52,7 +52,7 @@ def set_json(name: str, value):
 
 
 def both_forms_disagree(root: Path) -> None:
-    from optimus.snop import Snop, render_text
+    from optimus.core.snop import Snop, render_text
 
     other = Snop.from_dict(with_snop(objective="Minimize total profit."))
     (root / "description.txt").write_text(render_text(other))
@@ -214,7 +214,7 @@ def test_huge_data_file_is_checked_within_sensible_memory(tmp_path):
         f.write("]}")
     assert (root / "data.json").stat().st_size > 100e6
     code = (
-        "import resource, sys\nfrom optimus.cli import main\nrc = main(['validate', sys.argv[1]])\n"
+        "import resource, sys\nfrom optimus.commands.cli import main\nrc = main(['validate', sys.argv[1]])\n"
         "print('maxrss_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(rc)"
     )
     proc = subprocess.run([sys.executable, "-c", code, str(root)], check=False, capture_output=True, text=True, timeout=300,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from optimus.sandbox import Limits, get_backend
-from optimus.verify import verify_attempt
+from optimus.core.families.pulp.verify import verify_attempt
+from optimus.core.sandbox import Limits, get_backend
 from tests.helpers import NLP4LP, copy_problem
 
 LIMITS = Limits(wall_s=120, cpu_s=120, memory_mb=4096)
@@ -30,7 +30,7 @@ def reference(name: str) -> str:
 
 
 def statements(name: str) -> list[str]:
-    from optimus.problem import load_problem
+    from optimus.core.problem import load_problem
 
     return load_problem(NLP4LP / name).snop.problem_info
 
@@ -74,7 +74,7 @@ def test_wrong_objective_in_solution_json_is_caught(tmp_path, sandbox):
 def test_time_limit_reported_as_optimal_is_caught(tmp_path, sandbox):
     """A MILP stopped at its first incumbent (tiny time limit, one solution) but written as optimal."""
     code = reference("18").replace(
-        "pulp.PULP_CBC_CMD(msg=False)",
+        "pulp.PULP_CBC_CMD(msg=False, **OPTIONS)",
         'pulp.PULP_CBC_CMD(msg=False, timeLimit=0.01, options=["maxSolutions 1", "cuts off"])',
     ).replace("status = status_of(prob)", "status = 'optimal' if prob.sol_status > 0 else status_of(prob)")
     assert "maxSolutions" in code and "'optimal' if" in code, "the fault was not injected"
@@ -172,11 +172,11 @@ def test_a_planted_symlink_is_not_followed(tmp_path, sandbox):
 
 def test_agent_feeds_the_disagreement_to_fix(tmp_path):
     """End to end: the first program writes a wrong objective; the fix prompt carries the re-solve's numbers."""
-    from optimus.agent import Options, solve
-    from optimus.llm import LLMClient
-    from optimus.llm.reference import ReferenceBackend
-    from optimus.problem import load_problem
-    from optimus.runstore import RunStore
+    from optimus.core.llm import LLMClient
+    from optimus.core.llm.reference import ReferenceBackend
+    from optimus.core.loop import Options, solve
+    from optimus.core.problem import load_problem
+    from optimus.core.runstore import RunStore
 
     class WrongObjectiveFirst:
         """A fault plan (the backend's own hook): the first program lies about its objective."""
@@ -309,8 +309,8 @@ def test_program_without_values_is_checked_by_status_and_objective_only(tmp_path
     (5.0, 20.0, "must be between 5 and 20"),
 ])
 def test_row_messages_state_the_rows_sense(lower, upper, words):
-    from optimus.resolve.check import row_sense
-    from optimus.verify import judge
+    from optimus.core.families.pulp.resolve.check import row_sense
+    from optimus.core.families.pulp.verify import judge
 
     inf = float("inf")
     sense = row_sense(-inf if lower is None else lower, inf if upper is None else upper)

@@ -1,7 +1,7 @@
 """Writes the multi-constraint llmfp/ folders: one folder per instance, holding the kind's SNOP, references and
 tests (copied from its first folder, llmfp/<kind>-1, where they are edited) and the instance's data.json (from
 <kind>/data.py here, deterministic). wrong_output.json is the optimum of a model that forgets one statement
-(data.py says which). expected.json is not written here: `python -m optimus.groundtruth_z3 llmfp --write`
+(data.py says which). expected.json is not written here: `python -m optimus.bench.groundtruth.z3 llmfp --write`
 computes it two ways. `--table` rewrites the problem table in llmfp/README.md from every llmfp/ folder
 (multi-step ones too).
 
@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from optimus.groundtruth_z3 import SECOND_WAYS
+from optimus.bench.groundtruth.z3 import SECOND_WAYS
 
 HERE = Path(__file__).resolve().parent
 LLMFP = HERE.parent

@@ -3,7 +3,7 @@ formulation, tests and validate/domain.pddl (copied from its first folder, llmfp
 instance's data.json (instances.py) and validate/problem.pddl (written from data.json below: the harness's
 semantics of the same start and goal). wrong_output.json is the shortest Z3 plan with two neighbouring steps
 swapped (or one dropped) so that a precondition fails. expected.json is not written here:
-`python -m optimus.groundtruth_plans llmfp --write` computes it two ways.
+`python -m optimus.bench.groundtruth.plans llmfp --write` computes it two ways.
 
     .venv/bin/python llmfp/_plans/build.py [KIND or FOLDER...]
 """
@@ -18,10 +18,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from optimus.groundtruth_pddl import shortest_plan_length, simulate
+from optimus.bench.groundtruth.pddl import shortest_plan_length, simulate
 
 HERE = Path(__file__).resolve().parent
 LLMFP = HERE.parent
+INCREMENTAL = "reference/solver_incremental.py"
 
 
 def problem_text(domain: str, name: str, objects: dict[str, list[str]], init: list[str], goal: list[str]) -> str:
@@ -88,6 +89,8 @@ def write(kind: str, name: str, data: dict, pddl) -> Path:
               "validate/domain.pddl")
     for rel in shared if folder != first else ():
         shutil.copy(first / rel, folder / rel)
+    if folder != first and (first / INCREMENTAL).is_file():  # the kind's program on the incremental contract
+        shutil.copy(first / INCREMENTAL, folder / INCREMENTAL)
     (folder / "data.json").write_text(json.dumps(data, indent=2) + "\n")
     (folder / "validate" / "problem.pddl").write_text(pddl(data, name))
     return folder

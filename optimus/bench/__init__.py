@@ -9,13 +9,12 @@ each finishes, so a rerun with the same --out resumes. summary.md and summary.pn
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from pathlib import Path
 
-from optimus.errors import ConfigError
-from optimus.stages import MODES
+from optimus.core.errors import ConfigError
+from optimus.core.stages import MODES
 
 # The library lives in optimus.bench.runner (run_bench, BenchOptions), .judge (the verdict), .draw (which fault
 # each problem gets), .summary (summary.md, summary.png); this module only holds the command's arguments, so
@@ -53,14 +52,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="nested (default): one trajectory per problem records each mode's verdict where that mode "
                         "would stop, so the modes share their samples; independent: every mode from scratch")
     p.add_argument("--samples", type=int, default=1, metavar="K",
-                   help="K independent formulations per row (optimus.samples); K > 1 runs every mode as its own "
+                   help="K independent formulations per row (optimus.commands.samples); K > 1 runs every mode as its own "
                         "solve and adds agreement and ambiguity to summary.md (default 1)")
     p.add_argument(
         "--faults", default="none", help="all, none, or a comma list of fault names (reference only)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the fault draw (default 0)")
+    p.add_argument("--roles", action="store_true",
+                   help="the model as solver, verifier and heuristic, and its self-assessment (full mode), against "
+                        "the formal labels (optimus/bench/roles.py)")
     p.add_argument("--repair", action="store_true",
                    help="mimic users repair every infeasible folder with optimus repair (optimus/bench/repair.py)")
+    p.add_argument("--ask", action="store_true",
+                   help="put each folder's questions.json to its solved run with optimus ask (optimus/bench/ask.py)")
     p.add_argument("--out", type=Path, help="results folder (default results/bench); reruns resume")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
     p.add_argument("--timeout", type=float, default=30, help="seconds per sandboxed run (default 30)")
@@ -73,55 +77,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+# The flags that are BenchOptions fields of the same name (the model's go to the backend).
+BENCH_FLAGS = ("jobs", "faults", "seed", "sandbox", "timeout", "rel_tol", "abs_tol", "max_debug", "max_fix",
+               "rephrasings", "llm_concurrency", "sandboxes", "executor", "ablation", "samples", "rpm", "optimal",
+               "model", "base_url")
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     if args.repair:
         from optimus.bench.repair import run_repair_bench
 
         return run_repair_bench(args)
-    from optimus.bench.runner import BenchOptions, run_bench
-    from optimus.bench.summary import write_summary
+    if args.ask:
+        from optimus.bench.ask import run_ask_bench
 
-    modes = [m.strip() for m in args.mode.split(",") if m.strip()]
-    make_backend, model = None, "reference"
-    if args.llm == "openai":
-        from optimus.llm import LLMConfig, OpenAIBackend
+        return run_ask_bench(args)
+    from optimus.commands.api import bench
 
-        cfg = LLMConfig.from_env(model=args.model, base_url=args.base_url).require()
-        make_backend, model = (lambda: OpenAIBackend(cfg)), cfg.model
     if args.llm_concurrency < 1 or args.sandboxes < 1:
         raise ConfigError("--llm-concurrency and --sandboxes must be at least 1")
-    opts = BenchOptions(
-        dirs=args.dirs,
-        out=args.out or Path("results/bench"),
-        modes=modes,
-        llm=args.llm,
-        jobs=args.jobs,
-        faults=args.faults,
-        seed=args.seed,
-        sandbox=args.sandbox,
-        timeout=args.timeout,
-        rel_tol=args.rel_tol,
-        abs_tol=args.abs_tol,
-        max_debug=args.max_debug,
-        max_fix=args.max_fix,
-        rephrasings=args.rephrasings,
-        llm_concurrency=args.llm_concurrency,
-        sandboxes=args.sandboxes,
-        executor=args.executor,
-        ablation=args.ablation,
-        samples=args.samples,
-        ray_address=args.address,
-        rpm=args.rpm,
-        optimal=args.optimal,
-        model=model,
-        make_backend=make_backend,
-    )
-    started = time.monotonic()
-    rows = run_bench(opts)
-    skipped_path = opts.out / "skipped.json"
-    skipped = json.loads(skipped_path.read_text()) if skipped_path.exists() else {}
     prices = (args.price_in, args.price_out or 0.0) if args.price_in is not None else None
-    path = write_summary(opts.out, rows, wall_s=time.monotonic() - started, skipped=skipped, prices=prices)
+    settings = {name: getattr(args, name) for name in BENCH_FLAGS}
+    modes = ["full"] if args.roles else [m.strip() for m in args.mode.split(",") if m.strip()]
+    out = args.out or Path("results/bench-roles" if args.roles else "results/bench")
+    started = time.monotonic()
+    bench(args.dirs, out=out, modes=modes, llm=args.llm, prices=prices, roles=args.roles, ray_address=args.address,
+          **settings)
+    if args.roles:
+        print(f"roles measured; {time.monotonic() - started:.0f} s in all")
+    path = out / "summary.md"
     print(path.read_text())
-    print(f"wrote {opts.out / 'results.jsonl'}, {path}, {opts.out / 'summary.png'}")
+    print(f"wrote {out / 'results.jsonl'}, {path}, {out / 'summary.png'}")
     return 0

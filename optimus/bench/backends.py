@@ -7,7 +7,8 @@ import threading
 import time
 from dataclasses import replace
 
-from optimus.llm.client import Backend, Completion, for_sample
+from optimus.core.llm.client import Backend, Completion, for_sample
+from optimus.core.llm.registry import description
 
 
 class Throttled:
@@ -16,12 +17,13 @@ class Throttled:
     def __init__(self, backend: Backend, semaphore: threading.Semaphore):
         self.backend, self.semaphore = backend, semaphore
         self.name, self.model, self.cacheable = backend.name, backend.model, backend.cacheable
+        self.description = description(backend)
         for attr in ("temperature", "max_tokens", "seed"):  # they enter the request hash
             if hasattr(backend, attr):
                 setattr(self, attr, getattr(backend, attr))
 
     def for_sample(self, sample: int) -> Throttled:
-        """Sample `sample`'s backend (optimus.samples), under the same budget."""
+        """Sample `sample`'s backend (optimus.commands.samples), under the same budget."""
         return Throttled(for_sample(self.backend, sample), self.semaphore)
 
     def complete(self, stage: str, messages: list[dict]) -> Completion:
@@ -35,6 +37,7 @@ class Delayed:
     def __init__(self, backend: Backend, seconds: float):
         self.backend, self.seconds = backend, seconds
         self.name, self.model, self.cacheable = backend.name, backend.model, backend.cacheable
+        self.description = description(backend)
 
     def for_sample(self, sample: int) -> Delayed:
         return Delayed(for_sample(self.backend, sample), self.seconds)

@@ -1,6 +1,6 @@
 """Which fault each problem gets: drawn, seeded, and balanced over the catalogue; checked by running it.
 
-A fault applies to a problem when it has a candidate there (optimus.faults) that really breaks it: the
+A fault applies to a problem when it has a candidate there (optimus.bench.faults) that really breaks it: the
 faulty program, run sandboxed, fails the benchmark's own verdict (or, for `wrong_test`, the faulty tests
 reject the reference program's output). Problems are taken in order; each draws, with a generator seeded
 by (seed, problem), among the applicable faults used least so far, so every fault gets its share.
@@ -17,14 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from optimus.bench.faults import CATALOGUE, Info, Injected
 from optimus.bench.judge import executed, family_of, judge, supervised_tests
-from optimus.faults import CATALOGUE, Info, Injected
-from optimus.problem import Problem
-from optimus.sandbox import Limits
-from optimus.sandbox.base import Backend as SandboxBackend
-from optimus.stages.context import Context
-from optimus.stages.testrun import run_tests
-from optimus.template import TemplateError, parse_template
+from optimus.core.problem import Problem
+from optimus.core.sandbox import Limits
+from optimus.core.sandbox.base import Backend as SandboxBackend
+from optimus.core.stages.context import Context
+from optimus.core.stages.testrun import run_tests
+from optimus.core.tables import sandbox_inputs
+from optimus.core.template import TemplateError, parse_template
 
 MAX_TRIES = 3  # candidates tried per (problem, fault) before the fault counts as not applying
 
@@ -66,7 +67,7 @@ def run_program(subject: Subject, text: str, folder: Path, sandbox: SandboxBacke
     sandbox.run(
         family.prepare(ctx, folder, text),
         workdir=folder,
-        readonly={"data.json": subject.problem.data_path},
+        readonly=sandbox_inputs(subject.problem.data_path),
         limits=limits,
     )
     return folder

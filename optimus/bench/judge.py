@@ -15,16 +15,18 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from optimus import families, groundtruth
-from optimus.consensus import chosen_run_dir
-from optimus.problem import Problem
-from optimus.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
-from optimus.runstore import attempts
-from optimus.sandbox import Limits
-from optimus.sandbox.base import Backend as SandboxBackend
-from optimus.stages.execute import Execution, read_object
-from optimus.stages.testgen import GENERATED
-from optimus.stages.testrun import TestOutcome, run_tests
+from optimus.bench.groundtruth import lp as groundtruth
+from optimus.core import families
+from optimus.core.consensus import chosen_run_dir
+from optimus.core.outcomes import Execution
+from optimus.core.problem import Problem
+from optimus.core.report import ABS_TOL, REL_TOL, label_abs_tol, objective_matches
+from optimus.core.runstore import attempts
+from optimus.core.sandbox import Limits
+from optimus.core.sandbox.base import Backend as SandboxBackend
+from optimus.core.sandbox.files import read_object
+from optimus.core.stages.testgen import GENERATED
+from optimus.core.stages.testrun import TestOutcome, run_tests
 
 
 @dataclass
@@ -141,14 +143,14 @@ def family_of(problem: Problem) -> families.Family:
 
 def final_attempt(run_dir: Path) -> Path | None:
     """The folder of the run's last executed program: the last attempt of the last variant tried — of the chosen
-    sample when the run took several (optimus.consensus)."""
+    sample when the run took several (optimus.core.consensus)."""
     found = attempts(chosen_run_dir(run_dir))
     return found[-1] if found else None
 
 
 def ground_truth(folder: Path, timeout: float = groundtruth.TIMEOUT) -> tuple[dict | None, str]:
     """expected.json, or — when the folder has none — computed now from the reference solver cross-checked
-    by two solvers (optimus.groundtruth) and written into `folder` (a bench copy, never the original).
+    by two solvers (optimus.bench.groundtruth.lp) and written into `folder` (a bench copy, never the original).
     Returns (expected, where it came from or why there is none)."""
     path = folder / "expected.json"
     if path.exists():

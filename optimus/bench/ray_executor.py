@@ -13,7 +13,7 @@ import collections
 import time
 from collections.abc import Iterator
 
-from optimus.errors import ConfigError
+from optimus.core.errors import ConfigError
 
 # How often a waiting worker asks the budget again, at most (seconds).
 POLL_S = 0.05
@@ -80,7 +80,7 @@ class Budgeted:
 def _rows(subject, modes, opts, drawn, budget) -> list[dict]:
     """One task's rows, inside a Ray worker: its own sandbox backend, its model backend behind the shared budget."""
     from optimus.bench.runner import run_task
-    from optimus.sandbox import Limits, get_backend
+    from optimus.core.sandbox import Limits, get_backend
 
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     shared = opts.make_backend() if opts.make_backend is not None else None  # None: the reference backend

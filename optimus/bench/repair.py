@@ -14,14 +14,15 @@ import json
 import shutil
 from pathlib import Path
 
-from optimus.agent import Options, solve
 from optimus.bench.runner import problem_dirs
-from optimus.files import read_json
-from optimus.llm import LLMClient
-from optimus.problem import load_problem, short_name
-from optimus.repair import Dialogue, run_dialogue
-from optimus.runstore import RunStore
-from optimus.sandbox import Limits, get_backend
+from optimus.commands.repair import Dialogue, run_dialogue
+from optimus.core.changes import param_keys
+from optimus.core.files import read_json
+from optimus.core.llm import LLMClient
+from optimus.core.loop import Options, solve
+from optimus.core.problem import Problem, load_problem, short_name
+from optimus.core.runstore import RunStore
+from optimus.core.sandbox import Limits
 
 
 def infeasible_folders(dirs: list[Path]) -> list[Path]:
@@ -35,7 +36,7 @@ def mimic_rows(folder: Path, work: Path, sandbox, limits: Limits, mode: str, mak
     """Solve a copy of the folder once, then let each mimic user talk the repair through on its own copy."""
     base = work / "solved"
     shutil.copytree(folder, base, ignore=shutil.ignore_patterns("runs", "variants"), symlinks=True)
-    options = Options(mode=mode, limits=limits)
+    options = Options(mode=mode, limits=limits, no_solution_is_an_answer=True)
 
     def solve_folder(root: Path) -> dict:
         problem = load_problem(root)
@@ -54,7 +55,7 @@ def mimic_rows(folder: Path, work: Path, sandbox, limits: Limits, mode: str, mak
 
         def ask_model(prompt, root=copy) -> str:  # offline: the folder's reference/repair.json
             client = LLMClient(make_backend(load_problem(root)))
-            from optimus.prompts import messages
+            from optimus.core.prompts import messages
 
             return client.chat("repair", messages(prompt), prompt.name, prompt.template_hash).text
 
@@ -67,10 +68,28 @@ def mimic_rows(folder: Path, work: Path, sandbox, limits: Limits, mode: str, mak
         d = Dialogue(run_dir, solve_variant, lambda _: "1", ask_model, sandbox, limits, set(protected),
                      rounds=rounds, k=k, show=lambda _: None)
         outcome = run_dialogue(d)
+        broken = protected_changes(load_problem(base), Path(outcome["variant"]), protected) \
+            if outcome["outcome"] == "feasible" else []
         rows.append({"problem": short_name(folder), "user": user, "kind": "accept-all" if not protected
-                     else "refuse-one", "outcome": outcome["outcome"], "rounds": outcome["rounds"],
-                     "success": outcome["outcome"] == "feasible", "dialogue": str(run_dir / "repair.jsonl")})
+                     else "refuse-one", "outcome": "feasible, protection broken" if broken else outcome["outcome"],
+                     "rounds": outcome["rounds"], "success": outcome["outcome"] == "feasible" and not broken,
+                     "protection_broken": broken, "dialogue": str(run_dir / "repair.jsonl")})
     return rows
+
+
+def protected_changes(original: Problem, variant_dir: Path, protected: set[str]) -> list[str]:
+    """What the final variant changed of the protected statements, found by diffing it against the original
+    (not by trusting the dialogue): the statement's text gone or reworded, or a value of its parameters moved."""
+    variant = load_problem(variant_dir)
+    statements, found = original.snop.problem_info, []
+    for sid in sorted(protected):
+        text = statements[int(sid[1:]) - 1]
+        if text not in variant.snop.problem_info:
+            found.append(f"{sid} \"{text}\" is no longer a statement")
+        for key in param_keys(text, original.data):
+            if variant.data.get(key) != original.data[key]:
+                found.append(f"{sid}'s {key}: {json.dumps(original.data[key])} → {json.dumps(variant.data.get(key))}")
+    return found
 
 
 def table(rows: list[dict]) -> str:
@@ -87,21 +106,17 @@ def table(rows: list[dict]) -> str:
 
 
 def run_repair_bench(args: argparse.Namespace) -> int:
-    from optimus.llm.reference import ReferenceBackend
-    from optimus.solve import make_backend as from_args
+    from optimus.core.llm.registry import get_backend
+    from optimus.core.sandbox import get_backend as get_sandbox
 
     out = args.out or Path("results/bench-repair")
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
     mode = modes[0] if len(modes) == 1 else "supervised"  # the default list of all modes: supervised
     limits = Limits(wall_s=args.timeout, cpu_s=max(1, int(args.timeout)))
-    sandbox = get_backend(args.sandbox)
-    if args.llm == "reference":
-        def make(problem):
-            return ReferenceBackend(problem)
-    else:
-        def make(problem):
-            return from_args(argparse.Namespace(llm="openai", model=args.model, base_url=args.base_url,
-                                                temperature=None, max_tokens=None), problem)
+    sandbox = get_sandbox(args.sandbox)
+
+    def make(problem):
+        return get_backend(args.llm, problem, model=args.model, base_url=args.base_url)
     rows = []
     for folder in infeasible_folders(args.dirs):
         work = out / "work" / short_name(folder).replace("/", "__")

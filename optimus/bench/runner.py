@@ -21,25 +21,26 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from optimus import families
-from optimus.agent import Options, solve
 from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
+from optimus.bench.faults import FaultPlan, parse_spec
 from optimus.bench.judge import final_attempt, ground_truth, judge
-from optimus.consensus import bench_row
-from optimus.errors import ConfigError, OptimusError, SpecError
-from optimus.faults import FaultPlan, parse_spec
-from optimus.llm import LLMClient, LLMLog
-from optimus.llm.client import Backend
-from optimus.problem import SNOP_FILES, Problem, load_problem, natural_order, short_name
-from optimus.report import ABS_TOL, REL_TOL, Report
-from optimus.runstore import RunStore
-from optimus.samples import solve_samples
-from optimus.sandbox import Limits, get_backend
-from optimus.stages import BASELINE_MODES, MODES
-from optimus.stages.testgen import GENERATED
-from optimus.stages.testrun import TestOutcome
-from optimus.validate import validate
+from optimus.commands.samples import solve_samples
+from optimus.core import families
+from optimus.core.consensus import bench_row
+from optimus.core.errors import ConfigError, OptimusError, SpecError
+from optimus.core.llm import LLMClient, LLMLog
+from optimus.core.llm.client import Backend
+from optimus.core.loop import Events, Options, solve
+from optimus.core.problem import SNOP_FILES, Problem, load_problem, natural_order, short_name
+from optimus.core.report import ABS_TOL, REL_TOL, Report
+from optimus.core.runstore import RunStore
+from optimus.core.sandbox import Limits, get_backend
+from optimus.core.sandbox.testrunner import require_test_runner
+from optimus.core.stages import BASELINE_MODES, MODES
+from optimus.core.stages.testgen import GENERATED
+from optimus.core.stages.testrun import TestOutcome
+from optimus.core.validate import validate
 
 # Settings that change what a row means: a resumed benchmark must use the same ones.
 PINNED = ("llm", "model", "faults", "seed", "rel_tol", "abs_tol", "max_debug", "max_fix", "rephrasings", "optimal",
@@ -70,7 +71,7 @@ class BenchOptions:
     # nested: one trajectory per problem records every mode's verdict (the modes share their samples);
     # independent: every mode runs from scratch
     ablation: str = "nested"
-    # --samples K: every row takes K independent formulations (optimus.samples); with K > 1 each mode is a whole
+    # --samples K: every row takes K independent formulations (optimus.commands.samples); with K > 1 each mode is a whole
     # solve of its own (the independent ablation)
     samples: int = 1
     ray_address: str | None = None  # None: a local Ray on this machine
@@ -220,6 +221,8 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
     check_settings(opts.out, opts.settings())
     results = Results(opts.out / "results.jsonl")
     sandbox = SandboxSlots(get_backend(opts.sandbox), opts.sandboxes)
+    for mode in opts.modes:
+        require_test_runner(sandbox.name, mode)
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
     started = time.monotonic()
 
@@ -362,11 +365,12 @@ def run_task(
 
     error = None
     try:
-        if opts.samples > 1:  # one mode, K samples: optimus.samples is the hook a nested trajectory could call too
+        if opts.samples > 1:  # one mode, K samples: optimus.commands.samples is the hook a nested trajectory could call too
             report = solve_samples(problem, client, sandbox, run, options, opts.samples, rel=opts.rel_tol,
                                    abs_tol=opts.abs_tol)
         else:
-            report = solve(problem, client, sandbox, run, options, lesser=lambda r, a: snapshot(r, run.dir / a))
+            report = solve(problem, client, sandbox, run, options,
+                           events=Events(on_mode_end=lambda r, a: snapshot(r, run.dir / a)))
         snapshot(report, final_attempt(run.dir))
     except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
         error = f"{type(exc).__name__}: {exc}"
@@ -399,8 +403,9 @@ def make_row(subject: Subject, mode: str, backend: Backend, report: Report | Non
         "objective": verdict.objective,
         "expected": subject.expected,
         "objective_match": verdict.objective_match,
-        "tests": {"passed": verdict.tests_passed, "failed": verdict.tests_failed},
-        "reason": verdict.reason,
+        "tests": row_tests(verdict, report),
+        # A solve that stopped on an error (a configuration error, say) is the reason, not what it left behind.
+        "reason": f"the solve stopped: {error}" if error else verdict.reason,
         "error": error,
         "attempts": dict(report.attempts) if report else {},
         "llm_calls": usage.get("calls", 0),
@@ -425,6 +430,15 @@ def make_row(subject: Subject, mode: str, backend: Backend, report: Report | Non
     return row
 
 
+def row_tests(verdict, report: Report | None) -> dict:
+    """The tests behind a row: the bench's own supervised run when it ran them, else the loop's (generated tests
+    in autotests), each with its source, so that a row never shows 0 tests where the run passed some."""
+    if verdict.tests_passed or verdict.tests_failed:
+        return {"source": "supervised", "passed": verdict.tests_passed, "failed": verdict.tests_failed}
+    t = report.tests if report is not None else {}
+    return {"source": t.get("source"), "passed": t.get("passed", 0), "failed": t.get("failed", 0)}
+
+
 def loop_passed(report) -> TestOutcome | None:
     """The loop's final test outcome when it ran exactly the supervised tests (the copy holds no generated
     module, so supervised/full modes ran tests/ as the bench would) and they passed on the final program."""
@@ -438,9 +452,9 @@ def loop_passed(report) -> TestOutcome | None:
 
 
 def reference_backend(problem: Problem, plan: FaultPlan | None) -> Backend:
-    from optimus.llm.reference import ReferenceBackend
+    from optimus.core.llm.registry import get_backend
 
-    return ReferenceBackend(problem, faults=plan)
+    return get_backend("reference", problem, faults=plan)
 
 
 def line(row: dict) -> str:

@@ -6,8 +6,8 @@ import itertools
 import json
 from pathlib import Path
 
-from optimus.faults import CATALOGUE
-from optimus.stages import BASELINE_MODES, MODES
+from optimus.bench.faults import CATALOGUE
+from optimus.core.stages import BASELINE_MODES, MODES
 
 
 def pct(k: int, n: int) -> str:

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from optimus.sandbox import Limits, get_backend
+from optimus.core.sandbox import Limits, get_backend
 
 request = json.loads(sys.argv[1])
 backend = get_backend(request["backend"])

@@ -5,7 +5,11 @@ import os
 
 import pulp
 
-SOLVERS = {"CBC": lambda: pulp.PULP_CBC_CMD(msg=False), "HIGHS": lambda: pulp.HiGHS(msg=False)}
+# --time-limit, --mip-gap, --threads reach the program as these variables (ARCHITECTURE.md "Solver programs")
+OPTIONS = {arg: cast(os.environ[var]) for var, arg, cast in (("OPTIMUS_TIME_LIMIT", "timeLimit", float),
+           ("OPTIMUS_MIP_GAP", "gapRel", float), ("OPTIMUS_THREADS", "threads", int)) if os.environ.get(var)}
+SOLVERS = {"CBC": lambda: pulp.PULP_CBC_CMD(msg=False, **OPTIONS),
+           "HIGHS": lambda: pulp.HiGHS(msg=False, **OPTIONS)}
 
 
 def status_of(prob):

@@ -1,0 +1,52 @@
+"""Reference solver for nlp4lp/16: night-shift analyzer assignment (LP)."""
+
+import json
+import os
+
+import pulp
+
+SOLVERS = {"CBC": lambda: pulp.PULP_CBC_CMD(msg=False), "HIGHS": lambda: pulp.HiGHS(msg=False)}
+
+
+def status_of(prob):
+    """Normalise PuLP's status pair; a feasible but unproven MILP answer is a time limit."""
+    if prob.status == pulp.LpStatusOptimal:
+        return "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
+    return {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(
+        prob.status, "error"
+    )
+
+
+def main():
+    with open("data.json") as fh:
+        d = json.load(fh)
+    techs, analyzers = range(d["N"]), range(d["M"])
+    prob = pulp.LpProblem("analyzer_assignment", pulp.LpMinimize)
+    x = {(i, j): pulp.LpVariable(f"assign_{i + 1}_{j + 1}", 0, 1) for i in techs for j in analyzers}
+    prob += pulp.lpSum(d["minutes"][i][j] * x[i, j] for i in techs for j in analyzers)
+    for j in analyzers:
+        prob += pulp.lpSum(x[i, j] for i in techs) == 1, f"s3_analyzer_covered_j{j + 1}"
+    for i in techs:
+        prob += pulp.lpSum(x[i, j] for j in analyzers) <= 1, f"s4_technician_load_i{i + 1}"
+    for i in techs:
+        for j in analyzers:
+            if not d["certified"][i][j]:
+                prob += x[i, j] <= 0, f"s5_certification_i{i + 1}_j{j + 1}"
+    prob += x[0, 0] == 1, "s6_why_not"  # the question: technician 1 on analyzer 1
+    prob.writeMPS("model.mps")
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+
+    status = status_of(prob)
+    solved = status in ("optimal", "time_limit")
+    objective = pulp.value(prob.objective) if solved else None
+    output = {}
+    if solved:
+        output = {"assign": [[x[i, j].value() for j in analyzers] for i in techs], "total_minutes": objective}
+    with open("output.json", "w") as fh:
+        json.dump(output, fh, indent=2)
+    with open("solution.json", "w") as fh:
+        json.dump({"status": status, "values": {v.name: v.varValue for v in prob.variables()}, "objective": objective}, fh)
+
+
+if __name__ == "__main__":
+    main()

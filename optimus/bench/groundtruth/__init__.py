@@ -1,0 +1,1 @@
+"""Ground truth, computed two independent ways, per family."""

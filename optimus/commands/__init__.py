@@ -1,0 +1,1 @@
+"""The commands layer: what a user runs (solve, new, repair, ask, validate, import, the CLI and the Python API), over optimus.core."""

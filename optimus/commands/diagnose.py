@@ -1,0 +1,37 @@
+"""`optimus diagnose RUN_DIR`: re-verify a past run's final attempt and explain "no solution" in its statements."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from optimus.core.diagnose import final_attempt
+from optimus.core.errors import SpecError
+from optimus.core.families.pulp.verify import verify_attempt
+from optimus.core.files import read_json
+from optimus.core.problem import load_problem
+from optimus.core.sandbox import Limits
+from optimus.core.sandbox.base import Backend as SandboxBackend
+
+
+def diagnose_run(run_dir: Path, sandbox: SandboxBackend, limits: Limits) -> dict[str, Any]:
+    """Re-verify the final attempt of a past run (`<problem>/runs/<stamp>/`); add it to report.json as `diagnosis`."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise SpecError(run_dir, "", "no such run folder; pass <problem>/runs/<stamp>/ (or runs/latest)")
+    report_path = run_dir / "report.json"
+    report = read_json(report_path) if report_path.exists() else {}
+    if not isinstance(report, dict):
+        raise SpecError(report_path, "$", "expected a JSON object (the report `optimus solve` writes)")
+    workdir = final_attempt(run_dir, report.get("winning_variant"))
+    problem = load_problem(run_dir.resolve().parent.parent)
+    rephrased = workdir.parent / "statements.json"
+    statements = read_json(rephrased) if rephrased.is_file() else problem.snop.problem_info
+    if not (isinstance(statements, list) and all(isinstance(s, str) for s in statements)):
+        raise SpecError(rephrased, "$", "expected a list of statement strings")
+    verdict = verify_attempt(workdir, statements, sandbox, limits, data=problem.data)
+    entry = {"attempt": str(workdir.relative_to(run_dir)), **verdict.to_dict()}
+    report["diagnosis"] = entry
+    report_path.write_text(json.dumps(report, indent=2, default=str) + "\n")
+    return entry

@@ -1,0 +1,152 @@
+"""`optimus solve` on the terminal: optimus.commands.api sets up and runs the solve; this module prints it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from optimus.commands.api import prepare_solve
+from optimus.commands.api import run_solve as run_solve_setup
+from optimus.core.assumptions import result_lines
+from optimus.core.errors import SpecError
+from optimus.core.llm import registry
+from optimus.core.report import Report
+from optimus.core.solver_options import SolverOptions
+from optimus.core.terminal import TOP_DECISIONS, decisions, number, table, timings, unnest
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """`optimus solve`: optimus.commands.api.solve, with the terminal's lines around it."""
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        setup = prepare_folder(args)
+    except SpecError as exc:
+        for finding in getattr(exc, "findings", []):
+            print(finding)
+        raise
+    for finding in setup.warnings:  # the run goes on, but a "ten" where a number belongs is said first
+        console.print(str(finding), markup=False)
+    backend, options = setup.client.backend, setup.options
+    what = registry.description(backend)
+    llm = f"{backend.name} — {what};" if what else f"{backend.name}:{backend.model},"
+    solver = f"; solver {options.solver.describe()}" if options.solver.describe() else ""
+    console.print(f"[bold]optimus[/] {escape(str(setup.problem.root))} — mode {args.mode}, LLM {escape(llm)} "
+                  f"sandbox {setup.sandbox.name}{solver}")
+    # Progress lines quote programs and tracebacks: never read them as rich markup ("[/tmp/x]" would raise).
+    say = lambda m: console.print(f"  {m}", markup=False)
+    report = run_solve_setup(setup, progress=say)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    summarize(report, console, show_all=args.show == "all")
+    if options.solver.export_lp:
+        say(exported_lp(report))
+    if report.consensus:
+        from optimus.commands.samples import print_samples
+
+        print_samples(report, console)
+    return 0 if report.verified else 1
+
+
+def prepare_folder(args: argparse.Namespace):
+    """optimus.api.prepare_solve with the command line's flags."""
+    return prepare_solve(args.dir, llm=args.llm, mode=args.mode, sandbox=args.sandbox, samples=args.samples,
+                         timeout=args.timeout, memory_mb=args.memory, max_debug=args.max_debug,
+                         max_fix=args.max_fix, rephrasings=args.rephrasings, regen_tests=args.regen_tests,
+                         optimal=args.optimal, assess=args.assess, use_cache=not args.no_cache,
+                         solver=solver_options(args), **{k: getattr(args, k, None) for k in registry.SETTINGS})
+
+
+def solver_options(args: argparse.Namespace) -> SolverOptions:
+    return SolverOptions(time_limit=args.time_limit, mip_gap=args.mip_gap, threads=args.threads,
+                         export_lp="lp" in args.export)
+
+
+# What each status word means (README "Status words" says the same).
+STATUS_WORDS = {
+    "solved": "verified: the re-solve agreed or the tests passed, and the harness checks passed",
+    "ran": "it ran and the harness checks passed, but nothing could verify it (no re-solve, no tests)",
+    "failed": "it ran, but a check, the re-solve or the tests found it wrong",
+    "infeasible": "no solution exists, says the solver (verified: the re-solve or expected.json agrees)",
+    "unbounded": "the objective can improve without limit, says the solver (verified: likewise)",
+    "error": "no program ran to the end with readable results",
+}
+
+
+def summarize(report: Report, console: Console, show_all: bool = False) -> None:
+    colour = "green" if report.verified else "yellow" if report.status == "ran" else "red"
+    meaning = STATUS_WORDS.get(report.status, "")
+    console.print(f"[bold {colour}]{report.status_detail or report.status}[/] — {escape(unnest(report.message))}"
+                  + (f" [dim]({escape(meaning)})[/]" if meaning else ""), soft_wrap=True)
+    for line in result_lines(report):  # assumptions, goal stages, warnings (optimus.core.assumptions)
+        console.print(line, markup=False)
+    for check in report.checks:
+        if check.get("passed") is False:
+            console.print(f"  check {check['name']}: failed — {check['message']}", markup=False)
+    if report.objective is not None:
+        line = f"  objective {number(report.objective)}"
+        if report.objective_matches is not None:
+            expected = number(report.expected["objective"])
+            line += f" — {'matches' if report.objective_matches else 'differs from'} expected.json's {expected}"
+        console.print(line, markup=False)
+    if report.status in ("solved", "ran", "failed"):
+        show_decisions(report, console, show_all)
+    verification = report.verification or {}
+    if verification.get("summary"):
+        console.print(f"  verify: {verification['summary']}", markup=False)
+    diagnosis = verification.get("diagnosis") or {}
+    if diagnosis.get("message"):
+        console.print(f"  [bold]diagnosis[/]: {escape(diagnosis['message'])}")
+    usage = report.llm_usage
+    samples = (report.consensus or {}).get("samples") or 1
+    console.print(f"  model calls {usage.get('calls', 0)}, {usage.get('cached_calls', 0)} more answered from the "
+                  f"log; tokens {usage.get('prompt_tokens', 0)} in, {usage.get('completion_tokens', 0)} out; "
+                  f"{timings(report.seconds, samples)}", markup=False)
+    console.print(f"  run folder: {report.run_dir}", markup=False)
+
+
+def show_decisions(report: Report, console: Console, show_all: bool) -> None:
+    """The decisions after the objective: output.json's non-zero entries, the first TOP_DECISIONS unless
+    --show all. A run that was not verified says so above the table."""
+    found = output_of(report.run_dir, report.winning_variant)
+    if found is None:
+        return
+    path, output = found
+    rows, count = decisions(output, None if show_all else TOP_DECISIONS)
+    if not count:
+        console.print(f"  decisions: every value in {path.name} is zero", markup=False)
+        return
+    shown = f"all {count} non-zero" if len(rows) == count else f"{len(rows)} of {count} non-zero; --show all for the rest"
+    note = "" if report.verified else ", not verified"
+    console.print(f"  decisions from {path} — {shown}{note}", markup=False)
+    for line in table(rows):
+        console.print(line, markup=False)
+
+
+def exported_lp(report: Report) -> str:
+    """Where --export lp wrote the model, or why it could not."""
+    found = output_of(report.run_dir, report.winning_variant)
+    lp = found[0].with_name("model.lp") if found else None
+    if lp is not None and lp.is_file():
+        return f"model in LP format: {lp}"
+    return (f"model in LP format: not written — the run captured no model.mps to convert "
+            f"(family {report.family or 'unknown'}; only PuLP programs write one)")
+
+
+def output_of(run_dir: str, winning_variant: int | None) -> tuple[Path, Any] | None:
+    """The output.json the report's result came from (the chosen sample's, the winning variant's last attempt
+    that wrote one), read as every result file is read; None when there is none to show."""
+    from optimus.core.consensus import chosen_run_dir
+    from optimus.core.diagnose import final_attempt
+    from optimus.core.errors import OptimusError
+    from optimus.core.sandbox.files import load_json_result
+
+    try:
+        attempt = final_attempt(chosen_run_dir(Path(run_dir)), winning_variant)
+        return attempt / "output.json", load_json_result(attempt, "output.json")
+    except (OptimusError, ValueError, OSError):
+        return None

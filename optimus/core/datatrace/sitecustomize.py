@@ -1,0 +1,127 @@
+"""Loaded by Python before a sandboxed program starts (the harness puts this folder on PYTHONPATH): records which
+keys of data.json the program reads. json.load and json.loads of data.json return dicts that note every key read
+(at any depth; the dicts in a list share the path `key[]`), and at exit the record goes to reads-<pid>.json
+beside this file. Imports nothing from optimus.
+
+What counts as a read: d[k], d.get(k), and every key at once for d.items(), d.values(), d.copy(), copies,
+pickling and json.dumps. `k in d` and iterating the keys alone do not. A program that reads data.json another
+way (pandas, its own parser) leaves a record of 0 loads, and the harness then says it cannot tell.
+"""
+
+import atexit
+import json
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_DATA = os.path.abspath("data.json")
+_READ = set()
+_LOADS = [0]
+_json_load, _json_loads = json.load, json.loads
+
+
+class _Traced(dict):
+    __slots__ = ("_path",)
+
+    def _note(self, *keys):
+        path = getattr(self, "_path", None)  # unset in a copy made by pickle or deepcopy
+        if path is not None:
+            _READ.update(path + (str(k),) for k in keys)
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        self._note(key)
+        return value
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            self._note(key)
+        return dict.get(self, key, default)
+
+    def __iter__(self):  # defined so that dict(d) and {**d} go through keys() and __getitem__
+        return dict.__iter__(self)
+
+    def _all(self):
+        self._note(*dict.keys(self))
+
+    def items(self):
+        self._all()
+        return dict.items(self)
+
+    def values(self):
+        self._all()
+        return dict.values(self)
+
+    def copy(self):
+        self._all()
+        return dict(dict.items(self))
+
+    def __or__(self, other):
+        self._all()
+        return dict.__or__(self, other)
+
+    def pop(self, key, *default):
+        if dict.__contains__(self, key):
+            self._note(key)
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key, default=None):
+        if dict.__contains__(self, key):
+            self._note(key)
+        return dict.setdefault(self, key, default)
+
+
+def _trace(value, path=()):
+    if isinstance(value, dict):
+        traced = _Traced((k, _trace(v, path + (str(k),))) for k, v in value.items())
+        traced._path = path
+        return traced
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                value[i] = _trace(item, path + ("[]",))
+    return value
+
+
+def _is_data(text):
+    """Whether a string or bytes json.loads gets is data.json's content (compared only when the sizes fit)."""
+    try:
+        size = os.stat(_DATA).st_size
+    except OSError:
+        return False
+    raw = text.encode() if isinstance(text, str) and len(text) <= size else text
+    if not isinstance(raw, (bytes, bytearray)) or len(raw) != size:
+        return False
+    with open(_DATA, "rb") as fh:
+        return fh.read() == raw
+
+
+def _loaded(value):
+    _LOADS[0] += 1
+    return _trace(value)
+
+
+def load(fp, *args, **kwargs):
+    text = fp.read()
+    value = _json_loads(text, *args, **kwargs)
+    name = getattr(fp, "name", None)
+    if isinstance(name, (str, bytes)) and os.path.abspath(os.fsdecode(name)) == _DATA:
+        return _loaded(value)
+    return _loaded(value) if _is_data(text) else value
+
+
+def loads(text, *args, **kwargs):
+    value = _json_loads(text, *args, **kwargs)
+    return _loaded(value) if _is_data(text) else value
+
+
+def _write():
+    record = {"loads": _LOADS[0], "read": sorted(list(p) for p in _READ)}
+    try:
+        with open(os.path.join(_HERE, f"reads-{os.getpid()}.json"), "w") as fh:
+            json.dump(record, fh)
+    except OSError:
+        pass  # the harness finds no record and says it cannot tell
+
+
+json.load, json.loads = load, loads
+atexit.register(_write)

@@ -1,0 +1,143 @@
+"""python -m z3_sandbox horizon REQUEST: the horizon loop of a multi-step program, owned by the harness.
+
+REQUEST: {"program": "solver.py", "max_horizon": N, "budget_s": s}. Runs `python solver.py T` for
+T = 0, 1, … N in this directory, each within what is left of the budget, each as a fork of this
+process (forked.py: z3 is imported once, not once per T). The first T whose run says
+"feasible" is the shortest plan (every smaller T said "infeasible"): its output.json and model.smt2 stay, its
+solution.json becomes status "optimal" with objective T, and T-1's model is kept as shorter.smt2 so the re-check
+can prove it unsat itself. horizon.json records every T's run. A program whose source defines the Horizon class
+(incremental.py) is instead searched on one solver, in one forked child, with the same files as the result.
+Imports nothing from optimus.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+
+from .forked import Timeout, run_python, write
+
+KEEP = ("output.json", "solution.json", "model.smt2")
+TAIL = 2500
+
+
+def main(request_path: str) -> int:
+    with open(request_path) as fh:
+        request = json.load(fh)
+    program = request.get("program", "solver.py")
+    last = int(request.get("max_horizon", 12))
+    deadline = time.monotonic() + float(request.get("budget_s", 60))
+    runs: list[dict] = []
+    record = {"max_horizon": last, "runs": runs, "shortest": None, "infeasible": [], "contract": "per_horizon"}
+    os.makedirs("horizon", exist_ok=True)
+    from .incremental import follows
+
+    if follows(program):
+        return incremental(program, record, deadline)
+    for t in range(last + 1):
+        for name in KEEP:
+            if os.path.lexists(name):
+                os.remove(name)
+        left = deadline - time.monotonic()
+        if left <= 0.5:
+            return finish(record, "time_limit", f"the time budget ran out before T={t}")
+        started = time.monotonic()
+        try:
+            done = run_python(program, [str(t)], timeout=left)
+        except Timeout:
+            runs.append({"T": t, "status": "time_limit", "seconds": round(time.monotonic() - started, 3)})
+            return finish(record, "time_limit", f"the run with T={t} did not finish within the time budget")
+        status = _status()
+        runs.append({"T": t, "status": status, "exit_code": done.returncode,
+                     "seconds": round(time.monotonic() - started, 3)})
+        sys.stdout.write(done.stdout[-TAIL:])
+        sys.stderr.write(done.stderr[-TAIL:])
+        keep = os.path.join("horizon", f"T{t}")
+        os.makedirs(keep, exist_ok=True)
+        for name in KEEP:
+            if os.path.isfile(name) and not os.path.islink(name):
+                shutil.copy(name, os.path.join(keep, name))
+        if done.returncode != 0 or status not in ("feasible", "infeasible", "optimal"):
+            why = f"exit code {done.returncode}" if done.returncode else f"status {status!r}"
+            return finish(record, "error", f"the run with T={t} ended with {why}", code=done.returncode or 1)
+        if status == "infeasible":
+            record["infeasible"].append(t)
+            continue
+        record["shortest"] = t
+        shorter = os.path.join("horizon", f"T{t - 1}", "model.smt2")
+        if t > 0 and os.path.isfile(shorter):
+            shutil.copy(shorter, "shorter.smt2")
+        with open("solution.json") as fh:
+            solution = json.load(fh)
+        solution.update({"status": "optimal", "objective": t, "horizon_status": status})
+        write("solution.json", solution)
+        return finish(record, "optimal", f"a plan of {t} steps; none of 0..{t - 1} steps" if t > 0
+                      else f"a plan of {t} steps")
+    write("output.json", {})
+    write("solution.json", {"status": "infeasible", "objective": None, "within_horizon": last})
+    return finish(record, "infeasible", f"no plan of 0..{last} steps (longer plans are not ruled out)")
+
+
+def incremental(program: str, record: dict, deadline: float) -> int:
+    """The incremental contract (incremental.py): one forked child searches every T on one solver."""
+    from .forked import flush, print_uncaught, run_forked
+    from .incremental import progress, search
+
+    def child() -> int:
+        try:
+            return search(program, record["max_horizon"], deadline)
+        except BaseException as exc:  # noqa: BLE001 — the program's error, printed as Python would
+            print_uncaught(exc, os.path.abspath(program))
+            return 1
+        finally:
+            flush()
+
+    record["contract"] = "incremental"
+    for name in (*KEEP, "shorter.smt2"):
+        if os.path.lexists(name):
+            os.remove(name)
+    try:
+        done = run_forked(child, timeout=max(0.5, deadline - time.monotonic()))
+    except Timeout:
+        done = None
+    record["runs"] = runs = progress()
+    record["infeasible"] = [r["T"] for r in runs if r["status"] == "infeasible"]
+    if done is None:
+        return finish(record, "time_limit", f"the search did not finish within the time budget (T={len(runs)})")
+    sys.stdout.write(done.stdout[-TAIL:])
+    sys.stderr.write(done.stderr[-TAIL:])
+    status = _status()
+    if done.returncode != 0 or status not in ("optimal", "infeasible", "time_limit"):
+        why = f"exit code {done.returncode}" if done.returncode else f"status {status!r}"
+        return finish(record, "error", f"the incremental search ended with {why} at T={len(runs)}",
+                      code=done.returncode or 1)
+    if status == "optimal":
+        t = record["shortest"] = runs[-1]["T"]
+        return finish(record, "optimal", f"a plan of {t} steps; none of 0..{t - 1} steps (one solver)" if t > 0
+                      else f"a plan of {t} steps")
+    if status == "time_limit":
+        return finish(record, "time_limit", f"Z3 stopped at its time limit at T={runs[-1]['T'] if runs else 0}")
+    return finish(record, "infeasible", f"no plan of 0..{record['max_horizon']} steps (longer plans are not "
+                  "ruled out)")
+
+
+def _status() -> str | None:
+    try:
+        with open("solution.json") as fh:
+            value = json.load(fh)
+        return value.get("status") if isinstance(value, dict) else None
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def finish(record: dict, outcome: str, summary: str, code: int = 0) -> int:
+    record.update({"outcome": outcome, "summary": summary})
+    write("horizon.json", record)
+    if outcome == "time_limit":
+        write("output.json", {})
+        write("solution.json", {"status": "time_limit", "objective": None})
+    print(f"horizon: {summary}")
+    return code
