@@ -40,7 +40,8 @@ bench-sandbox: install
 
 # The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
 # (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct); the
-# trips over tables (travel/), and the repair of its unsatisfiable ones by mimic users.
+# trips over tables (travel/), and the repair of its unsatisfiable ones by mimic users; the questions of
+# nlp4lp's questions.json put to solved runs (--ask).
 # One trajectory per problem records every mode's verdict (--ablation nested, the default; README: Benchmark).
 # Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
 BENCH := $(BIN)/optimus bench --llm reference --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1
@@ -53,3 +54,4 @@ bench: install
 	$(BENCH) planning --mode prompt,direct --faults none --timeout 60 --out results/bench-planning
 	$(BENCH) travel --mode supervised --faults none --timeout 60 --out results/bench-travel
 	$(BENCH) travel --repair --mode debug --timeout 60 --out results/bench-travel-repair
+	$(BENCH) nlp4lp --ask --out results/bench-ask

@@ -193,3 +193,20 @@ def test_a_statement_what_if_is_formulated_and_coded_again(tmp_path):
     assert after["objective"] == pytest.approx(expected(folder, "q2")["objective"], rel=1e-6)
     statements = json.loads((Path(after["variant"]) / "snop.json").read_text())["problem_info"]
     assert not any("lane_cap" in s for s in statements) and any("- (s5)" in c for c in after["change"])
+
+
+def test_bench_ask_tables_right_and_wrong_answers(tmp_path):
+    """`optimus bench --ask` solves each folder once and asks its questions; an expected answer the harness does
+    not reach (planted here) is counted wrong, not right."""
+    problems = tmp_path / "problems"
+    for name in ("10", "12"):
+        shutil.copytree(ROOT / "nlp4lp" / name, problems / name, ignore=shutil.ignore_patterns("runs", "variants"))
+    questions = json.loads((problems / "10" / "questions.json").read_text())
+    questions[0]["expected"] = {"status": "optimal", "objective": 1.0}  # the truth: infeasible
+    (problems / "10" / "questions.json").write_text(json.dumps(questions))
+    out = tmp_path / "out"
+    assert main(["bench", str(problems), "--ask", "--llm", "reference", "--out", str(out), *SANDBOX]) == 0
+    table = (out / "summary.md").read_text()
+    assert "| what-if-data | 2 | 1 / 2 |" in table and "| all | 4 | 3 / 4 |" in table
+    rows = [json.loads(line) for line in (out / "ask.jsonl").read_text().splitlines()]
+    assert {(Path(r["problem"]).name, r["right"]) for r in rows} == {("10", False), ("12", True)}

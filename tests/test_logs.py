@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from optimus.commands.cli import main
-from optimus.core.llm.client import Completion
+from optimus.core.llm.completion import Completion
 from optimus.core.llm.log import LLMLog
 
 

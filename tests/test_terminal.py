@@ -154,3 +154,122 @@ def test_logs_help_readme_and_output_agree_on_newest_last(capsys):
     assert "newest last" in capsys.readouterr().out
     readme = " ".join((ROOT / "README.md").read_text().split())
     assert re.search(r"`optimus logs \[-n N\] \[--stage S\] \[--json\]` lists past exchanges, newest last", readme)
+
+
+def result_lines_of(report_fields: dict) -> str:
+    """The result line `optimus solve` prints for a report with these fields (rich's markup rendered away)."""
+    import io
+
+    from rich.console import Console
+
+    from optimus.commands.solve import summarize
+    from optimus.core.report import Report
+
+    report = Report(problem="p", mode="full", llm={}, sandbox="process", run_dir="/nonexistent", **report_fields)
+    out = io.StringIO()
+    summarize(report, Console(file=out, width=400, highlight=False, soft_wrap=True))
+    return out.getvalue().splitlines()[0]
+
+
+def test_no_result_line_nests_parentheses_whatever_its_status():
+    """Audit: `infeasible — infeasible, as expected.json says (no solution exists, says the solver (verified: …))`:
+    the meaning appended after unnest brought parentheses of its own."""
+    cases = [{"status": "solved", "verified": True, "message": "sample 0 (status optimal (tests passed))"},
+             {"status": "infeasible", "verified": True, "message": "infeasible, as expected.json says"},
+             {"status": "unbounded", "verified": True, "message": "unbounded (the re-solve agrees)"},
+             {"status": "failed", "message": "the tests found it wrong (2 failed (of 5))"},
+             {"status": "ran", "message": "ran (no tests in mode prompt)",
+              "status_detail": "ran under 1 assumption (max_dark)"}]
+    for fields in cases:
+        line = result_lines_of(fields)
+        assert line.startswith(fields.get("status_detail", fields["status"])), line
+        assert max_depth(line) <= 1, line
+    infeasible = result_lines_of(cases[1])
+    assert infeasible == ("infeasible — infeasible, as expected.json says (no solution exists, says the solver; "
+                          "verified: the re-solve or expected.json agrees)")
+    assert result_lines_of({**cases[1], "verified": False}).endswith("says the solver; not verified)")
+
+
+def test_a_limit_no_data_value_is_said_plainly_as_a_row_bound():
+    statements = ["The average sulfur must not exceed \\param{sulfur_max} percent."]
+    found = {"rows": ["s1_sulfur_average"], "relaxation": {"changes": [{"row": "s1_sulfur_average", "from": 0,
+                                                                        "to": 500}]}}
+    message = explain_infeasible(found, statements, {"sulfur_max": 1.1})["message"]
+    assert "raise the bound of model row s1_sulfur_average from 0 to 500 (no data.json value is this bound as it " \
+           "stands)" in message and "right-hand side" not in message
+
+
+class FakeProber:
+    """Prober.search's answers without running anything: the key's move that makes the program feasible."""
+
+    def __init__(self, moves: dict[str, float]):
+        self.moves, self.runs, self.asked = moves, 0, []
+
+    def search(self, key, data, statements):
+        from optimus.core.changes import Candidate, Edit
+
+        self.asked.append(key)
+        if key not in self.moves:
+            return None
+        edit = Edit(key, [], float(data[key]), self.moves[key])
+        return Candidate("limit", f"set {edit.text()}", [], [edit], size=abs(edit.new - edit.old) / max(1, edit.old),
+                         source=f"found by re-running the program with {key} moved")
+
+
+def test_a_limit_moved_alone_is_named_by_the_data_key_whose_smallest_move_repairs():
+    from optimus.core.diagnose import name_limits
+
+    statements = ["At least \\param{min_batch} barrels.",
+                  "Average sulfur of \\param{sulfur_light} and \\param{sulfur_heavy} at most \\param{sulfur_max}."]
+    data = {"min_batch": 9000, "sulfur_light": 0.4, "sulfur_heavy": 2.1, "sulfur_max": 1.1}
+    found = {"rows": ["s1_min_batch", "s2_sulfur_average"],
+             "relaxation": {"changes": [{"row": "s1_min_batch", "from": 9000, "to": 8500}],
+                            "alternatives": [{"row": "s2_sulfur_average", "from": 0, "to": 500}]}}
+    diagnosis = explain_infeasible(found, statements, data)
+    prober = FakeProber({"sulfur_heavy": 1.975, "sulfur_max": 1.15586})
+    named = name_limits(diagnosis, statements, data, prober)
+    assert prober.asked == ["sulfur_light", "sulfur_heavy", "sulfur_max"]  # s2's keys only; s1's row is data
+    assert "set sulfur_max: 1.1 → 1.15586 (for row s2_sulfur_average, found by re-running the program with " \
+           "sulfur_max moved)" in named["message"]
+    assert "model row" not in named["message"] and "set min_batch: 9000 → 8500" in named["message"]
+    assert name_limits(diagnosis, statements, data, FakeProber({})) is diagnosis  # nothing found: plain words stay
+
+
+SET = re.compile(r"set (\w+): (\S+) → (\S+)")  # a data value moved, as diagnosis and repair both say it
+
+
+def test_solve_and_repair_name_the_same_limit_for_nlp4lp_15_infeasible(tmp_path, capsys, monkeypatch):
+    """Audit: the diagnosis said `raise the right-hand side of s5_sulfur_average from 0 to 500` where
+    `optimus repair` offers `set sulfur_max: 1.1 → 1.15586`."""
+    folder = copy_problem("15-infeasible", tmp_path / "15")
+    assert main(["solve", str(folder), "--llm", "reference", *SANDBOX]) == 0
+    shown = capsys.readouterr().err
+    diagnosis = next(line for line in shown.splitlines() if line.startswith("  diagnosis: The captured model"))
+    result_line = next(line for line in shown.splitlines() if line.startswith("infeasible"))
+    assert max_depth(result_line) <= 1, result_line
+    assert "s5_sulfur_average from" not in diagnosis
+    saved = json.loads((folder / "runs" / "latest" / "report.json").read_text())
+    assert saved["verification"]["diagnosis"]["message"] in diagnosis  # report.json says what the terminal said
+    monkeypatch.setattr("builtins.input", lambda _="": "stop")
+    assert main(["repair", str(folder / "runs" / "latest"), *SANDBOX]) == 1
+    offered = {m[0]: m for m in re.findall(SET, capsys.readouterr().out)}
+    named = {m[0]: m for m in re.findall(SET, diagnosis)}
+    assert offered["sulfur_max"] == named["sulfur_max"] == ("sulfur_max", "1.1", "1.15586")
+    assert offered["min_batch"] == named["min_batch"] and offered["light_supply"] == named["light_supply"]
+
+
+def test_solver_flags_a_z3_problem_does_not_read_are_warned_of_and_left_out_of_the_header(tmp_path, capsys):
+    """Audit: --time-limit/--mip-gap/--threads/--export lp on llmfp/blocks-1 (z3) were accepted silently and the
+    header said `solver time limit 5 s`."""
+    import shutil
+
+    folder = tmp_path / "blocks-1"
+    shutil.copytree(ROOT / "llmfp" / "blocks-1", folder, ignore=shutil.ignore_patterns("runs"))
+    assert main(["solve", str(folder), "--llm", "reference", "--mode", "prompt", *SANDBOX, "--time-limit", "5",
+                 "--mip-gap", "0.01", "--threads", "2", "--export", "lp"]) == 0
+    shown = capsys.readouterr().err
+    for flag in ("--time-limit", "--mip-gap", "--threads", "--export lp"):
+        assert f"warning: {flag} applies to PuLP programs only; {folder} is solved with z3" in shown, shown
+    header = next(line for line in shown.splitlines() if line.startswith(f"optimus {folder}"))
+    assert "; solver " not in header and "time limit" not in header
+    assert "model in LP format" not in shown  # nothing was asked of the run that the warning did not drop

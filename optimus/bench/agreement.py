@@ -8,7 +8,7 @@ statements the ambiguity report names.
 
 from __future__ import annotations
 
-from optimus.bench.summary import modes_of, pct
+from optimus.bench.tally import modes_of, pct
 
 
 def samples_section(rows: list[dict]) -> list[str]:

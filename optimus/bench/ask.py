@@ -56,8 +56,8 @@ def _close(a, b) -> bool:
 def ask_rows(folder: Path, work: Path, args: argparse.Namespace, mode: str) -> list[dict]:
     """Solve a copy of the folder once, then ask each of its questions of that run."""
     from optimus.commands.ask import answer, load_run, make_env
-    from optimus.commands.solve import make_backend
     from optimus.core.llm import LLMClient
+    from optimus.core.llm.registry import from_args
     from optimus.core.loop import Options, solve
     from optimus.core.runstore import RunStore
     from optimus.core.sandbox import Limits, get_backend
@@ -66,7 +66,7 @@ def ask_rows(folder: Path, work: Path, args: argparse.Namespace, mode: str) -> l
     problem = load_problem(work)
     limits = Limits(wall_s=args.timeout, cpu_s=max(1, int(args.timeout)))
     run = RunStore(problem.root)
-    client = LLMClient(make_backend(args, problem), transcript=run.dir / "transcript.jsonl")
+    client = LLMClient(from_args(args, problem), transcript=run.dir / "transcript.jsonl")
     first = solve(problem, client, get_backend(args.sandbox), run, Options(mode=mode, limits=limits))
     rows = []
     for q in read_json(folder / "questions.json"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from optimus.core.errors import ConfigError
 
@@ -77,9 +77,8 @@ class Budgeted:
             self.budget.release.remote()
 
 
-def _rows(subject, modes, opts, drawn, budget) -> list[dict]:
+def _rows(run_task, subject, modes, opts, drawn, budget) -> list[dict]:
     """One task's rows, inside a Ray worker: its own sandbox backend, its model backend behind the shared budget."""
-    from optimus.bench.runner import run_task
     from optimus.core.sandbox import Limits, get_backend
 
     limits = Limits(wall_s=opts.timeout, cpu_s=max(1, int(opts.timeout)), memory_mb=opts.memory_mb)
@@ -88,9 +87,11 @@ def _rows(subject, modes, opts, drawn, budget) -> list[dict]:
                     wrap=lambda backend: Budgeted(backend, budget))
 
 
-def run_rows(tasks: list, opts, assignment: dict, budget_peak: list | None = None) -> Iterator[dict]:
+def run_rows(tasks: list, opts, assignment: dict, run_task: Callable[..., list[dict]],
+             budget_peak: list | None = None) -> Iterator[dict]:
     """Run (subject, modes) tasks as Ray tasks; yield each row as its task finishes (the driver writes
-    results.jsonl)."""
+    results.jsonl). `run_task` is optimus.bench.runner.run_task, passed in so that this module, which the runner
+    imports, does not import the runner back (Ray pickles it by reference: workers import the runner)."""
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -99,7 +100,7 @@ def run_rows(tasks: list, opts, assignment: dict, budget_peak: list | None = Non
     try:
         budget = ray.remote(num_cpus=0)(CallBudget).remote(opts.llm_concurrency, opts.rpm)
         rows_task = ray.remote(num_cpus=1, max_retries=0)(_rows)
-        pending = [rows_task.remote(s, modes, opts, assignment.get(s.key), budget) for s, modes in tasks]
+        pending = [rows_task.remote(run_task, s, modes, opts, assignment.get(s.key), budget) for s, modes in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield from ray.get(done[0])

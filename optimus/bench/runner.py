@@ -25,6 +25,7 @@ from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.faults import FaultPlan, parse_spec
 from optimus.bench.judge import final_attempt, ground_truth, judge
+from optimus.bench.ray_executor import run_rows
 from optimus.commands.samples import solve_samples
 from optimus.core import families
 from optimus.core.consensus import bench_row
@@ -280,9 +281,7 @@ def run_bench(opts: BenchOptions, progress: Callable[[str], None] = print) -> li
         pool.shutdown()
 
     if opts.executor == "ray":
-        from optimus.bench.ray_executor import run_rows
-
-        rows = run_rows(tasks, opts, assignment)
+        rows = run_rows(tasks, opts, assignment, run_task)
     else:
         rows = threaded()
     total, finished = sum(len(modes) for _, modes in tasks), 0

@@ -6,17 +6,10 @@ import itertools
 import json
 from pathlib import Path
 
+from optimus.bench.agreement import samples_section
 from optimus.bench.faults import CATALOGUE
-from optimus.core.stages import BASELINE_MODES, MODES
-
-
-def pct(k: int, n: int) -> str:
-    return f"{100 * k / n:.1f}% ({k}/{n})" if n else "–"
-
-
-def modes_of(rows: list[dict]) -> list[str]:
-    present = {r["mode"] for r in rows}
-    return [m for m in MODES + BASELINE_MODES if m in present]
+from optimus.bench.tally import modes_of, pct
+from optimus.core.stages import MODES
 
 
 def mode_stats(rows: list[dict], mode: str, prices: tuple[float, float] | None = None) -> dict:
@@ -205,8 +198,6 @@ def write_summary(
             "`--ablation independent` runs every mode from scratch."
         )]
     head += planning_section(rows)
-    from optimus.bench.agreement import samples_section  # it reuses this module's helpers
-
     head += samples_section(rows)
     holds, chain = ordering(rows)
     head += [

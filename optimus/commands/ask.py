@@ -18,10 +18,10 @@ import json
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from optimus.commands.ask_inputs import Env, Solved, is_number
 from optimus.commands.new import numbers_in
 from optimus.commands.question import (
     Request,
@@ -32,54 +32,14 @@ from optimus.commands.question import (
     variable_families,
 )
 from optimus.commands.repair import apply, variant_dir, variant_solver
-from optimus.commands.whatif import TOP, changed, flatten, is_number, num_text, on_captured_model
+from optimus.commands.whatif import TOP, changed, flatten, num_text, on_captured_model
 from optimus.core.diagnose import final_attempt
 from optimus.core.errors import ConfigError, OptimusError, SpecError
 from optimus.core.files import read_json
 from optimus.core.problem import Problem, load_problem
 from optimus.core.prompts import Prompt, render
 from optimus.core.sandbox import Limits, read_result_file
-from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.sandbox.files import read_object
-
-
-@dataclass
-class Solved:
-    """The run a question is put to: its problem, report and the final attempt's results."""
-
-    run_dir: Path
-    problem: Problem
-    report: dict
-    attempt: Path
-    output: dict | None
-    solution: dict
-
-    @property
-    def values(self) -> dict[str, float]:
-        values = self.solution.get("values")
-        return {k: v for k, v in values.items() if is_number(v)} if isinstance(values, dict) else {}
-
-    @property
-    def offset(self) -> float:
-        """The objective's constant term, which model.mps cannot hold (the program says it in solution.json)."""
-        c = self.solution.get("objective_constant", 0)
-        return float(c) if is_number(c) else 0.0
-
-
-@dataclass
-class Env:
-    """What answering needs: the model (stage, prompt → text), the sandbox, how a variant folder is solved."""
-
-    ask_model: Callable[[str, Prompt], str]
-    solve_variant: Callable[[Path], dict]  # a variant folder → its report.json (a new formulation and program)
-    sandbox: SandboxBackend
-    limits: Limits
-    mode: str
-    words: bool = True
-    speaker: str = "the model's paragraph"  # who wrote the paragraph in words, as its label says
-    reference_questions: bool = False  # offline: a changed statement's program comes from reference/questions/
-    show: Callable[[str], None] = print
-    calls: list[int] = field(default_factory=lambda: [0])  # model calls of the current question
 
 
 def load_run(run_dir: Path) -> Solved:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from optimus.commands.api import prepare_solve
+from optimus.commands.api import Solve, prepare_solve
 from optimus.commands.api import run_solve as run_solve_setup
+from optimus.core import families
 from optimus.core.assumptions import result_lines
 from optimus.core.errors import SpecError
 from optimus.core.llm import registry
@@ -31,15 +35,21 @@ def run_solve(args: argparse.Namespace) -> int:
         raise
     for finding in setup.warnings:  # the run goes on, but a "ten" where a number belongs is said first
         console.print(str(finding), markup=False)
+    family = drop_unread_options(setup, console)
     backend, options = setup.client.backend, setup.options
     what = registry.description(backend)
     llm = f"{backend.name} — {what};" if what else f"{backend.name}:{backend.model},"
-    solver = f"; solver {options.solver.describe()}" if options.solver.describe() else ""
+    solver = options.solver.describe() + ("" if family else f" ({PULP_ONLY})")
     console.print(f"[bold]optimus[/] {escape(str(setup.problem.root))} — mode {args.mode}, LLM {escape(llm)} "
-                  f"sandbox {setup.sandbox.name}{solver}")
+                  f"sandbox {setup.sandbox.name}" + (f"; solver {escape(solver)}" if options.solver.describe() else ""))
     # Progress lines quote programs and tracebacks: never read them as rich markup ("[/tmp/x]" would raise).
     say = lambda m: console.print(f"  {m}", markup=False)
     report = run_solve_setup(setup, progress=say)
+    if family is None and report.family:  # formulate chose the family: only now can the options be judged
+        for line in unread_options(options.solver, report.family, setup.problem.root, chosen=True):
+            console.print(f"optimus: warning: {line}", markup=False)
+    if name_diagnosis_limits(report, setup, say):
+        setup.run.write("report.json", report.to_dict())
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     summarize(report, console, show_all=args.show == "all")
@@ -66,22 +76,89 @@ def solver_options(args: argparse.Namespace) -> SolverOptions:
                          export_lp="lp" in args.export)
 
 
-# What each status word means (README "Status words" says the same).
+PULP_ONLY = "PuLP programs only"
+
+
+def unread_options(options: SolverOptions, family: str | None, root: Path, chosen: bool = False) -> list[str]:
+    """One warning per solver flag the family's programs do not read: `--export lp applies to PuLP programs
+    only; llmfp/blocks-1 is solved with z3, so it is not passed on`."""
+    if not family:
+        return []
+    where = f"formulate chose {family} for {root}, so it had no effect" if chosen else \
+        f"{root} is solved with {family}, so it is not passed on"
+    return [f"{flag} applies to {PULP_ONLY}; {where}" for flag in options.unread_by(family)]
+
+
+def drop_unread_options(setup: Solve, console: Console) -> families.Family | None:
+    """Warn of each solver flag the problem's family does not read and drop it, so that neither the header nor
+    the program's environment claims it; the family, None when formulate is to choose it."""
+    family = families.choose(setup.problem)
+    if family is not None:
+        for line in unread_options(setup.options.solver, family.name, setup.problem.root):
+            console.print(f"optimus: warning: {line}", markup=False)
+        setup.options = replace(setup.options, solver=setup.options.solver.read_by(family.name))
+    return family
+
+
+def name_diagnosis_limits(report: Report, setup: Solve, say: Callable[[str], None]) -> bool:
+    """Name the diagnosis's limits that are no data value as `optimus repair` would (its search re-runs the
+    program), so that solve and repair speak of the same data key; True when the diagnosis changed."""
+    from optimus.core.changes import Prober
+    from optimus.core.consensus import chosen_run_dir
+    from optimus.core.diagnose import final_attempt, name_limits
+    from optimus.core.files import read_json
+    from optimus.core.tables import tables_dir
+
+    diagnosis = (report.verification or {}).get("diagnosis") or {}
+    relax = diagnosis.get("relaxation") or {}
+    moved = relax.get("changes") or relax.get("alternatives")
+    if diagnosis.get("kind") != "infeasible" or not moved or not setup.problem.data:
+        return False
+    attempt = final_attempt(chosen_run_dir(Path(report.run_dir)), report.winning_variant)
+    rephrased = attempt.parent / "statements.json"  # a variant's statements, as the diagnosis quoted them
+    statements = read_json(rephrased) if rephrased.is_file() else None
+    if not (isinstance(statements, list) and all(isinstance(s, str) for s in statements)):
+        statements = setup.problem.snop.problem_info
+    prober = Prober(attempt, setup.sandbox, setup.options.limits, tables_dir(setup.problem.root))
+    started = time.monotonic()
+    named = name_limits(diagnosis, statements, setup.problem.data, prober)
+    if prober.runs:  # seconds the timing line (the solve's own) does not count
+        say(f"diagnosis: re-ran the program {prober.runs} time(s) in {time.monotonic() - started:.1f} s to name "
+            "its limits by data.json key, as optimus repair does")
+    report.verification["diagnosis"] = named
+    return named is not diagnosis
+
+
+# What each status word means (README "Status words" says the same). No parentheses: the result line puts
+# the meaning in parentheses of its own.
 STATUS_WORDS = {
     "solved": "verified: the re-solve agreed or the tests passed, and the harness checks passed",
-    "ran": "it ran and the harness checks passed, but nothing could verify it (no re-solve, no tests)",
+    "ran": "it ran and the harness checks passed, but nothing could verify it: no re-solve, no tests",
     "failed": "it ran, but a check, the re-solve or the tests found it wrong",
-    "infeasible": "no solution exists, says the solver (verified: the re-solve or expected.json agrees)",
-    "unbounded": "the objective can improve without limit, says the solver (verified: likewise)",
+    "infeasible": "no solution exists, says the solver",
+    "unbounded": "the objective can improve without limit, says the solver",
     "error": "no program ran to the end with readable results",
 }
+NO_SOLUTION_CHECKED = {True: "verified: the re-solve or expected.json agrees", False: "not verified"}
+
+
+def result_line(report: Report) -> tuple[str, str, str]:
+    """The first result line as (status, message, meaning), one level of parentheses in all: the status
+    detail, the message and the meaning each bring their own, so the line is unnested as a whole."""
+    head = report.status_detail or report.status
+    meaning = STATUS_WORDS.get(report.status, "")
+    if report.status in ("infeasible", "unbounded"):
+        meaning += "; " + NO_SOLUTION_CHECKED[bool(report.verified)]
+    tail = f" ({meaning})" if meaning else ""
+    line = unnest(f"{head} — {report.message}{tail}")  # unnest keeps lengths: the parts cut out again
+    return line[:len(head)], line[len(head):len(line) - len(tail)], line[len(line) - len(tail):]
 
 
 def summarize(report: Report, console: Console, show_all: bool = False) -> None:
     colour = "green" if report.verified else "yellow" if report.status == "ran" else "red"
-    meaning = STATUS_WORDS.get(report.status, "")
-    console.print(f"[bold {colour}]{report.status_detail or report.status}[/] — {escape(unnest(report.message))}"
-                  + (f" [dim]({escape(meaning)})[/]" if meaning else ""), soft_wrap=True)
+    head, message, meaning = result_line(report)
+    console.print(f"[bold {colour}]{escape(head)}[/]{escape(message)}" + (f"[dim]{escape(meaning)}[/]" if meaning
+                                                                           else ""), soft_wrap=True)
     for line in result_lines(report):  # assumptions, goal stages, warnings (optimus.core.assumptions)
         console.print(line, markup=False)
     for check in report.checks:

@@ -9,15 +9,13 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from optimus.commands.ask_inputs import Env, Solved, is_number
 from optimus.commands.question import Request
 from optimus.core.diagnose import explain_infeasible
 from optimus.core.families.pulp.verify import sandboxed
 from optimus.core.sandbox import read_result_file
-
-if TYPE_CHECKING:
-    from optimus.commands.ask import Env, Solved
 
 TOP = 10  # decisions listed per answer
 CHANGED_TOL = 1e-7
@@ -131,10 +129,6 @@ def changed(before: dict[str, float], after: dict[str, float]) -> list[dict]:
             moves.append((move, name, a, b))
     moves.sort(key=lambda m: (-m[0], m[1]))
     return [{"name": n, "before": a, "after": b, "of": len(moves)} for _, n, a, b in moves[:TOP]]
-
-
-def is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def num_text(x: Any, none: str) -> str:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from optimus.core.errors import SpecError
 from optimus.core.runstore import attempts
 from optimus.core.terminal import quote
+
+if TYPE_CHECKING:
+    from optimus.core.changes import Candidate, Prober
 
 STATEMENT_ROW = re.compile(r"^s(\d+)_")
 _FAMILY = re.compile(r"^(.*?)(?:_[A-Za-z]*\d+)*$")
@@ -96,14 +99,50 @@ def explain_infeasible(found: dict, statements: list[str], data: dict | None = N
 
 def change_text(change: dict, statements: list[str] = (), data: dict | None = None) -> str:
     """A limit to move, in repair's words (`set sulfur_max: 1.1 → 1.15586`) when the row's limit is a value of
-    its statement's parameters in data.json; else by the row of the captured model."""
+    its statement's parameters in data.json; else, plainly, as a bound of the captured model's row."""
     from optimus.core.changes import map_change  # changes reads the diagnosis: imported when a limit is named
 
     mapped = map_change(change, list(statements), data) if data else None
     if mapped:
         return f"set {mapped[0].text()} (the limit of row {change['row']})"
     verb = "raise" if change["to"] > change["from"] else "lower"
-    return f"{verb} the right-hand side of {change['row']} from {change['from']:.6g} to {change['to']:.6g}"
+    return (f"{verb} the bound of model row {change['row']} from {change['from']:.6g} to {change['to']:.6g} "
+            "(no data.json value is this bound as it stands)")
+
+
+def name_limits(diagnosis: dict, statements: list[str], data: dict, prober: Prober) -> dict[str, Any]:
+    """The diagnosis with each limit that is moved alone and is no data value (`s5_sulfur_average`, a sum
+    bounded by 0) named as `optimus repair` names it: the data key of the row's statement whose smallest move
+    makes the program feasible, found by re-running it (changes.Prober.search, repair's own search)."""
+    from optimus.core.changes import map_change
+
+    relax = diagnosis.get("relaxation") or {}
+    changes = relax.get("changes") or []
+    alone = (changes if len(changes) == 1 else []) + list(relax.get("alternatives") or [])
+    mapped = [map_change(c, statements, data) for c in changes + list(relax.get("alternatives") or [])]
+    covered = {m[0].key for m in mapped if m}  # keys another change already names, as repair skips them
+    message, named = diagnosis.get("message", ""), {}
+    for change in alone:
+        row = change.get("row", "")
+        if row in named or map_change(change, statements, data):
+            continue
+        found = searched_limit(row, statements, data, prober, covered)
+        if found is not None:
+            named[row] = f"{found.what} (for row {row}, {found.source})"
+            message = message.replace(change_text(change, statements, data), named[row])
+    return {**diagnosis, "message": message, "named_limits": named} if named else diagnosis
+
+
+def searched_limit(row: str, statements: list[str], data: dict, prober: Prober, covered: set[str]) -> Candidate | None:
+    """The smallest move of one of the row's statement's scalar data values that makes the program feasible."""
+    from optimus.core.changes import param_keys
+
+    k = statement_of(row)
+    if k is None or not 1 <= k <= len(statements):
+        return None
+    keys = [key for key in param_keys(statements[k - 1], data) if key not in covered]
+    found = [c for c in (prober.search(key, data, statements) for key in keys) if c is not None]
+    return min(found, key=lambda c: c.size, default=None)
 
 
 def explain_unbounded(found: dict, model: dict, statements: list[str]) -> dict[str, Any]:

@@ -3,16 +3,22 @@
 They travel as environment variables, like OPTIMUS_SOLVER: the codegen prompt tells the model to read them
 (solver_<family>.txt), reference solvers read them, and the harness's re-solve of model.mps gets the same
 values (optimus.core.families.pulp.verify → optimus/core/families/pulp/resolve). Unset means the solver's own default.
+Only the pulp family's contract reads them (cvxpy and z3 programs are not told to; --export lp converts the
+model.mps only PuLP programs write): elsewhere they are dropped with a warning, not passed on silently.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from optimus.core.errors import ConfigError
 
 # option → environment variable the program reads
 ENV = {"time_limit": "OPTIMUS_TIME_LIMIT", "mip_gap": "OPTIMUS_MIP_GAP", "threads": "OPTIMUS_THREADS"}
+# option → the flag the user typed
+FLAGS = {"time_limit": "--time-limit", "mip_gap": "--mip-gap", "threads": "--threads", "export_lp": "--export lp"}
+# The families whose programs read the options (solver_pulp.txt; the re-solve and LP export need model.mps).
+READ_BY = ("pulp",)
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,14 @@ class SolverOptions:
     def env(self) -> dict[str, str]:
         """The variables a solver program reads; only those set."""
         return {env: f"{getattr(self, k):g}" for k, env in ENV.items() if getattr(self, k) is not None}
+
+    def unread_by(self, family: str) -> list[str]:
+        """The flags set that `family`'s programs do not read."""
+        return [] if family in READ_BY else [flag for name, flag in FLAGS.items() if getattr(self, name)]
+
+    def read_by(self, family: str) -> SolverOptions:
+        """These options as `family`'s programs see them: none at all where they read none."""
+        return self if family in READ_BY else replace(self, **{name: None for name in ENV}, export_lp=False)
 
     def describe(self) -> str:
         """`time limit 30 s, MIP gap 0.01, 2 threads`, or "" when none is set."""

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from itertools import product
 from pathlib import Path
 
+from optimus.bench.groundtruth.pddl_reader import TypeTree, parse_sexpr, sections, typed_names
+from optimus.bench.groundtruth.plansim import simulate as step_through
 from optimus.core.errors import SpecError
 from optimus.core.problem import natural_order
 
@@ -40,46 +41,6 @@ class StateLimitError(RuntimeError):
 
 
 # ---------------------------------------------------------------- reading PDDL (our own, for the BFS)
-
-def _sexpr(text: str, where: str) -> list:
-    tokens = re.findall(r"[()]|[^\s()]+", re.sub(r";[^\n]*", "", text).lower())
-    stack: list[list] = [[]]
-    for tok in tokens:
-        if tok == "(":
-            stack.append([])
-        elif tok == ")":
-            if len(stack) == 1:
-                raise SpecError(where, "", "unbalanced ')'")
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(tok)
-    if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
-        raise SpecError(where, "", "expected one balanced (define ...) form")
-    return stack[0][0]
-
-
-def _typed(items: list, where: str) -> list[tuple[str, str]]:
-    """`a b - t c` → [(a, t), (b, t), (c, object)]; `- (either t u)` gives the type ("either", t, u)."""
-    out, pending, i = [], [], 0
-    while i < len(items):
-        if items[i] == "-":
-            kind = items[i + 1] if i + 1 < len(items) else None
-            if isinstance(kind, list) and kind[:1] == ["either"] and all(isinstance(k, str) for k in kind):
-                kind = tuple(kind)
-            elif not isinstance(kind, str):
-                raise SpecError(where, "", "'-' must be followed by a type name or (either …)")
-            out += [(name, kind) for name in pending]
-            pending, i = [], i + 2
-        else:
-            pending.append(items[i])
-            i += 1
-    return out + [(name, "object") for name in pending]
-
-
-def _sections(root: list) -> dict[str, list]:
-    return {s[0]: s[1:] for s in root[2:] if isinstance(s, list) and s and isinstance(s[0], str)}
-
 
 def _literals(formula, where: str) -> list[Literal]:
     """A conjunction of (possibly negated) atoms; anything richer is refused."""
@@ -105,35 +66,24 @@ class Action:
 
 
 @dataclass
-class Domain:
-    types: dict[str, str] = field(default_factory=dict)  # type → parent
+class Domain(TypeTree):
     constants: dict[str, str] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
 
-    def is_a(self, kind: str, wanted) -> bool:
-        if isinstance(wanted, tuple):  # ("either", t, u)
-            return any(self.is_a(kind, w) for w in wanted[1:])
-        while True:
-            if kind == wanted or wanted == "object":
-                return True
-            if kind not in self.types or self.types[kind] == kind:
-                return False
-            kind = self.types[kind]
-
 
 def read_domain(path: Path) -> Domain:
-    root = _sexpr(path.read_text(), str(path))
+    root = parse_sexpr(path.read_text(), str(path))
     dom = Domain()
     for part in root[2:]:
         head = part[0]
         if head == ":types":
-            dom.types.update(_typed(part[1:], str(path)))
+            dom.types.update(typed_names(part[1:], str(path)))
         elif head == ":constants":
-            dom.constants.update(_typed(part[1:], str(path)))
+            dom.constants.update(typed_names(part[1:], str(path)))
         elif head == ":action":
             keys = dict(zip(part[2::2], part[3::2]))
             where = f"{path}: action {part[1]}"
-            dom.actions.append(Action(part[1], _typed(keys.get(":parameters", []), where),
+            dom.actions.append(Action(part[1], typed_names(keys.get(":parameters", []), where),
                                       _literals(keys.get(":precondition", []), where),
                                       _literals(keys.get(":effect", []), where)))
         elif head not in (":requirements", ":predicates", "domain"):
@@ -149,11 +99,11 @@ class Task:
 
 
 def read_problem(path: Path) -> Task:
-    root = _sexpr(path.read_text(), str(path))
-    sec = _sections(root)
+    root = parse_sexpr(path.read_text(), str(path))
+    sec = sections(root)
     init = frozenset(tuple(a) for a in sec.get(":init", []))
     goal = _literals(sec[":goal"][0], f"{path}: :goal") if sec.get(":goal") else []
-    return Task(dict(_typed(sec.get(":objects", []), str(path))), init, goal)
+    return Task(dict(typed_names(sec.get(":objects", []), str(path))), init, goal)
 
 
 # ---------------------------------------------------------------- grounding and search
@@ -255,10 +205,6 @@ def shortest_plan(domain_path: Path | str, problem_path: Path | str,
 def simulate(domain_path: Path | str, problem_path: Path | str, plan: list[dict]) -> str | None:
     """Our own plan check (optimus.bench.groundtruth.plansim, ADL included): None when every step applies in turn and the goal
     holds after the last, else what went wrong."""
-    from optimus.bench.groundtruth.plansim import (
-        simulate as step_through,  # plansim reads PDDL with this module's reader
-    )
-
     return step_through(domain_path, problem_path, plan)
 
 

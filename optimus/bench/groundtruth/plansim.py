@@ -1,5 +1,5 @@
 """Our own plan simulator: a plan stepped through PDDL's semantics on explicit states, nothing shared with
-unified-planning (its own reading, from optimus.bench.groundtruth.pddl's s-expressions).
+unified-planning (its own reading, from optimus.bench.groundtruth.pddl_reader's s-expressions).
 
 STRIPS and ADL with types, as Fast Downward's translator reads them: `either` types, constants, negative and
 disjunctive preconditions, equality, implication, quantifiers, conditional and universal effects. Numeric
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from optimus.bench.groundtruth.pddl import Domain, _sections, _sexpr, _typed
+from optimus.bench.groundtruth.pddl_reader import TypeTree, parse_sexpr, sections, typed_names
 from optimus.core.errors import SpecError
 
 Atom = tuple[str, ...]
@@ -29,8 +29,8 @@ class Action:
 
 
 @dataclass
-class World(Domain):
-    """The domain's types (and `is_a`, `either` included) as groundtruth_pddl reads them; objects and steps."""
+class World(TypeTree):
+    """The domain's types (and `is_a`, `either` included) as pddl_reader reads them; objects and steps."""
 
     objects: dict[str, str] = field(default_factory=dict)  # constants and objects → type
     steps: dict[str, Action] = field(default_factory=dict)  # action name → its parameters, precondition, effect
@@ -41,21 +41,21 @@ class World(Domain):
 
 def read_world(domain_path: Path, problem_path: Path) -> tuple[World, frozenset[Atom], list]:
     """The domain's types, objects and actions; the initial state; the goal formula."""
-    root, world = _sexpr(domain_path.read_text(), str(domain_path)), World()
+    root, world = parse_sexpr(domain_path.read_text(), str(domain_path)), World()
     for part in root[2:]:
         head = part[0] if part else None
         if head not in KNOWN_SECTIONS:
             raise SpecError(domain_path, "", f"section {head} is not supported by our plan simulator")
         if head == ":types":
-            world.types.update(_typed(part[1:], str(domain_path)))
+            world.types.update(typed_names(part[1:], str(domain_path)))
         elif head == ":constants":
-            world.objects.update(_typed(part[1:], str(domain_path)))
+            world.objects.update(typed_names(part[1:], str(domain_path)))
         elif head == ":action":
             keys = dict(zip(part[2::2], part[3::2]))
-            world.steps[part[1]] = Action(_typed(keys.get(":parameters", []), str(domain_path)),
+            world.steps[part[1]] = Action(typed_names(keys.get(":parameters", []), str(domain_path)),
                                             keys.get(":precondition", []), keys.get(":effect", []))
-    sec = _sections(_sexpr(problem_path.read_text(), str(problem_path)))
-    world.objects.update(_typed(sec.get(":objects", []), str(problem_path)))
+    sec = sections(parse_sexpr(problem_path.read_text(), str(problem_path)))
+    world.objects.update(typed_names(sec.get(":objects", []), str(problem_path)))
     init = frozenset(tuple(a) for a in sec.get(":init", []) if a and a[0] != "=" and _flat(a))
     return world, init, sec[":goal"][0] if sec.get(":goal") else []
 
@@ -86,7 +86,7 @@ def holds(world: World, formula, state: frozenset[Atom], bind: dict[str, str]) -
 
 
 def _bindings(world: World, typed_vars: list) -> list[dict[str, str]]:
-    params = _typed(typed_vars, "quantifier")
+    params = typed_names(typed_vars, "quantifier")
     return [dict(zip((v for v, _ in params), values)) for values in product(*(world.of_type(k) for _, k in params))]
 
 

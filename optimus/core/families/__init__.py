@@ -17,21 +17,37 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from optimus.core.outcomes import FOUND, Execution, Verdict
 from optimus.core.prompts import PROMPT_DIR, template
-from optimus.core.sandbox import write_beside_results
+from optimus.core.sandbox import Backend as SandboxBackend
+from optimus.core.sandbox import Limits, write_beside_results
 from optimus.core.testing import CONFTEST
 
 if TYPE_CHECKING:
     from optimus.core.problem import Problem
-    from optimus.core.stages.context import Context
+    from optimus.core.snop import Snop
+    from optimus.core.solver_options import SolverOptions
 
 # Registration is this list, not an if-ladder: module names under optimus/core/families/, in order of preference.
 NAMES = ("pulp", "cvxpy", "z3", "pddl")
 # A SNOP's `solver` values that name a family other than by its own name.
 ALIASES = {"highspy": "pulp"}
+
+
+class StageContext(Protocol):
+    """What a family's hooks read of a stage's context. optimus.core.stages.context.Context is one: the stages
+    sit above the families, so this package names the shape it needs instead of importing them."""
+
+    problem: Problem
+    snop: Snop
+    sandbox: SandboxBackend
+    limits: Limits
+    mode: str
+    optimal: bool
+    sandbox_seconds: float
+    solver: SolverOptions
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,7 @@ class Family:
     problem_types: tuple[str, ...] = ()  # problem types it takes when the SNOP says solver ANY
     artifact: str = "solver.py"  # the file the model writes
     lang: str = "python"  # its code-fence language
+    sandbox_side: tuple[str, ...] = ()  # what prepare() copies beside the artifact; taken out after the run
 
     def takes(self, problem: Problem) -> bool:
         """Whether this folder has what the family needs (a PDDL family needs domain.pddl)."""
@@ -60,7 +77,7 @@ class Family:
         """The fixtures the problem's tests get (copied next to them in the sandbox)."""
         return CONFTEST
 
-    def prompt_values(self, ctx: Context) -> dict[str, str]:
+    def prompt_values(self, ctx: StageContext) -> dict[str, str]:
         """Values the family's own prompts name beyond the SNOP's parts (a given domain's predicates, …).
         Never data values: only what an expert gave as part of the problem's definition."""
         return {}
@@ -78,7 +95,7 @@ class Family:
         """Files the tests read beside output.json (name → path), e.g. the problem file the model wrote."""
         return {}
 
-    def prepare(self, ctx: Context, workdir: Path, code: str) -> list[str]:
+    def prepare(self, ctx: StageContext, workdir: Path, code: str) -> list[str]:
         """Write the model's artifact (and whatever the harness runs beside it) into workdir; return the
         command to run there in the sandbox. The run must leave output.json and solution.json."""
         (workdir / self.artifact).write_text(code)
@@ -89,7 +106,7 @@ class Family:
         return (f"The solver reported the model {status}, but the problem is expected to have an optimal solution. "
                 "Look for a constraint with the wrong direction or scale, a wrong bound, or a missing variable.")
 
-    def recheck(self, ctx: Context, ex: Execution) -> Verdict:
+    def recheck(self, ctx: StageContext, ex: Execution) -> Verdict:
         """The independent re-check of what the run captured, with the diagnosis of "no solution"."""
         return Verdict("skipped", f"verification skipped: the {self.name} family has no independent re-check")
 

@@ -11,22 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from optimus.core.errors import LLMError
+from optimus.core.llm.completion import Completion
 
 if TYPE_CHECKING:
     from optimus.core.llm.log import LLMLog
-
-
-@dataclass(frozen=True)
-class Completion:
-    """One answer from a model. `cached` is True when it came from the log instead of a paid call."""
-
-    text: str
-    model: str
-    prompt_tokens: int
-    completion_tokens: int
-    finish_reason: str | None
-    latency_s: float
-    cached: bool = False
 
 
 @runtime_checkable

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from optimus.core.errors import ConfigError
-from optimus.core.llm.client import Completion
+from optimus.core.llm.completion import Completion
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = []

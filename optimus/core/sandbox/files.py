@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,3 +180,15 @@ def read_object(workdir: Path, name: str) -> tuple[dict | None, str | None]:
     if not isinstance(value, dict):
         return None, f"{path.name} must hold a JSON object, found {type(value).__name__}."
     return value, None
+
+
+def take_out(folder: Path, *names: str) -> None:
+    """Remove the harness's sandbox-side code (runners, re-checks, the data recorder) from a run's folder once the
+    run is over, so attempt folders hold the program and its results only. A link the program planted in its
+    place is unlinked, never followed."""
+    for name in names:
+        path = folder / name
+        if path.is_symlink() or path.is_file():
+            path.unlink(missing_ok=True)
+        elif path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from optimus.core import datause
 from optimus.core.outcomes import STATUSES, Execution
 from optimus.core.sandbox import RunResult, write_beside_results
-from optimus.core.sandbox.files import read_object
+from optimus.core.sandbox.files import read_object, take_out
 from optimus.core.stages.context import Context
 from optimus.core.tables import sandbox_inputs
 
@@ -32,6 +32,7 @@ def execute(ctx: Context, code: str, workdir: Path,
     ex = Execution(workdir, result)
     if traced and result.exit_code == 0:
         ex.warnings = datause.findings(ctx.problem.root, ctx.problem.data, workdir)
+    take_out(workdir, *ctx.family.sandbox_side, datause.TRACE_DIR)
     if result.timed_out or result.killed_by:
         ex.evidence = _killed(result, ctx)
     elif result.exit_code != 0:

@@ -24,6 +24,7 @@ from optimus.core.outcomes import FOUND, Execution, Verdict
 from optimus.core.planval.validate import failure
 from optimus.core.problem import inside
 from optimus.core.sandbox import Limits, read_result_file
+from optimus.core.sandbox.files import take_out
 
 if TYPE_CHECKING:
     from optimus.core.problem import Problem
@@ -123,6 +124,7 @@ def recheck_plan(ctx: Context, ex: Execution) -> Verdict:
     limits = Limits(wall_s=budget, cpu_s=int(budget), memory_mb=ctx.limits.memory_mb)
     result = ctx.sandbox.run(["python", "-m", PLANVAL.name, "domain.pddl", "problem.pddl", "plan.json",
                               "result.json"], workdir=job, limits=limits)
+    take_out(job, PLANVAL.name)
     seconds = round(time.monotonic() - started, 4)
     try:
         found = json.loads(read_result_file(job, "result.json"))
@@ -180,4 +182,5 @@ def example(root: Path) -> str:
 
 FAMILY = PddlFamily("pddl", "classical planning: the model writes the PDDL problem file (objects, initial "
                     "state, goal) for the given domain.pddl; Fast Downward finds the plan",
-                    problem_types=("PLANNING",), artifact="problem.pddl", lang="pddl")
+                    problem_types=("PLANNING",), artifact="problem.pddl", lang="pddl",
+                    sandbox_side=(RUNNER.name, PLANVAL.name))

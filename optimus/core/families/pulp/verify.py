@@ -22,7 +22,7 @@ from optimus.core.families import write_verdict
 from optimus.core.outcomes import NO_SOLUTION, WITH_VALUES, Execution, Verdict, stages_of
 from optimus.core.sandbox import Limits, read_result_file, write_beside_results
 from optimus.core.sandbox.base import Backend as SandboxBackend
-from optimus.core.sandbox.files import read_object
+from optimus.core.sandbox.files import read_object, take_out
 from optimus.core.snop import objective_sense
 from optimus.core.solver_options import SolverOptions
 from optimus.core.terminal import number
@@ -132,6 +132,7 @@ def sandboxed(workdir: Path, job_name: str, module: str, request: dict, sandbox:
     run_limits = Limits(wall_s=budget + 20, cpu_s=int(budget) + 20, memory_mb=limits.memory_mb,
                         file_size_mb=limits.file_size_mb)
     result = sandbox.run(["python", "-m", module, "request.json", "result.json"], workdir=job, limits=run_limits)
+    take_out(job, "resolve")
     if request.get("export_lp"):
         export_lp(job, workdir)
     try:

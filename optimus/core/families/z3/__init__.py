@@ -25,6 +25,7 @@ from optimus.core.families.z3.judge import judge
 from optimus.core.outcomes import FOUND, Execution, Verdict
 from optimus.core.problem import inside
 from optimus.core.sandbox import Limits, read_result_file
+from optimus.core.sandbox.files import take_out
 
 if TYPE_CHECKING:
     from optimus.core.problem import Problem
@@ -119,6 +120,7 @@ def run_recheck(ctx: Context, ex: Execution) -> dict:
                     file_size_mb=ctx.limits.file_size_mb)
     result = ctx.sandbox.run(["python", "-m", RUNNER.name, "recheck", "request.json", "result.json"], workdir=job,
                              limits=limits)
+    take_out(job, RUNNER.name, PLANVAL.name)
     try:
         raw = json.loads(read_result_file(job, "result.json"))
     except (OptimusError, json.JSONDecodeError, UnicodeDecodeError):
@@ -135,4 +137,4 @@ def run_recheck(ctx: Context, ex: Execution) -> dict:
 
 FAMILY = Z3Family("z3", "constraint satisfaction or optimisation over logic (Z3: Booleans, integers, reals, "
                   "if-then-else, all-different), and multi-step planning encoded over a horizon of T steps",
-                  problem_types=("CSP", "PLANNING"))
+                  problem_types=("CSP", "PLANNING"), sandbox_side=(RUNNER.name,))
