@@ -190,3 +190,20 @@ def test_cli_diagnose_bad_input_exits_2_with_one_line(make, tmp_path, capsys):
     assert main(["diagnose", str(target), "--sandbox", "process"]) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("optimus: warning")]
     assert len(err) == 1 and str(target) in err[0] and "Traceback" not in err[0]
+
+
+def test_cli_diagnose_names_limits_by_data_key_as_repair_does(tmp_path, capsys):
+    """`optimus diagnose` speaks repair's vocabulary: a bound that is no data value as it stands (s5's weighted
+    average, bounded by 0) is named by the data key whose move makes the program feasible."""
+    run_dir = solved_run("15-infeasible", tmp_path)
+    capsys.readouterr()
+    assert main(["diagnose", str(run_dir), "--sandbox", "process"]) == 0
+    out = capsys.readouterr().out
+    assert "set sulfur_max: 1.1 → " in out and "right-hand side of s5_sulfur_average" not in out
+    found = float(re.search(r"set sulfur_max: 1\.1 → ([0-9.]+)", out).group(1))
+    # The second way: the blend at its least sulfur that still makes min_batch with light crude at most
+    # light_supply, from data.json (weighted average of the two crudes).
+    data = json.loads((run_dir.parent.parent / "data.json").read_text())
+    light, heavy = data["light_supply"], data["min_batch"] - data["light_supply"]
+    least = (light * data["sulfur_light"] + heavy * data["sulfur_heavy"]) / data["min_batch"]
+    assert found == pytest.approx(least, rel=1e-3)

@@ -10,14 +10,16 @@ from pathlib import Path
 from optimus.bench import roles_scoring as score
 from optimus.bench.draw import Subject
 from optimus.bench.roles import RolesReference, approved, run_roles
-from optimus.bench.roles_candidates import objective_key, plan_candidates, plan_files
+from optimus.bench.roles_candidates import build, objective_key, plan_candidates, plan_files, with_prelude
 from optimus.bench.runner import BenchOptions
 from optimus.core.llm import LLMConfig, OpenAIBackend
 from optimus.core.problem import load_problem
+from optimus.core.sandbox import Limits
 from tests.scripted_server import RecordedRequest, ScriptedLLM
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCKS = ROOT / "planning" / "blocks-1"
+BAKERY = ROOT / "nlp4lp" / "1"  # a two-variable production-mix LP in PuLP: its objective is easy to recompute
 
 
 def subject(folder: Path, tmp_path: Path) -> Subject:
@@ -101,6 +103,33 @@ def test_plan_candidates_are_labelled_by_the_simulator_and_planval(tmp_path):
         assert not cands[origin].feasible and not cands[origin].optimal
     assert cands["last step dropped"].checks["simulator"] == "the goal does not hold after the last step"
     assert all(not c.disputed and set(c.checks) == {"simulator", "planval"} for c in cands.values())
+
+
+def test_a_program_folder_gets_a_feasible_candidate_worse_than_the_optimum(tmp_path, sandbox):
+    s = subject(BAKERY, tmp_path)
+    cands = build(s, sandbox, Limits(wall_s=60, cpu_s=60, memory_mb=4096), tmp_path / "roles")
+    worse = [c for c in cands if c.origin.startswith("reference program solving a perturbed problem")]
+    assert len(worse) == 1 and cands[1] is worse[0]  # right after the reference, kept on its label alone
+    cand = worse[0]
+    assert cand.feasible and not cand.optimal and not cand.disputed
+    assert cand.checks == {"tests": "pass", "reference model": "holds"}  # the two ways agree
+    # a third way, here: the statements' rows and the profit, from data.json
+    d, x = json.loads((BAKERY / "data.json").read_text()), cand.output
+    sourdough, rye = x["sourdough"], x["rye"]
+    assert sourdough >= 0 and rye >= 0 and rye <= d["rye_demand"] + 1e-6
+    assert d["oven_sourdough"] * sourdough + d["oven_rye"] * rye <= d["oven_minutes"] + 1e-6
+    assert d["flour_sourdough"] * sourdough + d["flour_rye"] * rye <= d["flour_stock"] + 1e-6
+    profit = d["profit_sourdough"] * sourdough + d["profit_rye"] * rye
+    assert abs(profit - cand.objective) <= 1e-6 * abs(profit)
+    assert profit < s.expected["objective"] * (1 - 1e-3)  # a maximum: truly worse, beyond the tolerance
+
+
+def test_the_prelude_goes_after_the_docstring_and_future_imports():
+    source = '"""Doc."""\nfrom __future__ import annotations\n\nimport json\nprint(json.dumps(1))\n'
+    text = with_prelude(source, "\nPRELUDE = 1\n")
+    assert text.index("PRELUDE") > text.index("from __future__") and text.index("PRELUDE") < text.index("import json")
+    compile(text, "solver.py", "exec")
+    assert with_prelude("def (:", "x = 1") is None
 
 
 def test_the_objective_key_is_found_by_its_value_never_its_name():

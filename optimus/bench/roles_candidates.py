@@ -5,20 +5,26 @@ reference/plan.json; for a z3 plan a shortest plan by our breadth-first search),
 (an action and one that undoes it: valid, two steps longer), and two broken ones (its first step dropped, its
 last step dropped). Each is labelled two ways: our PDDL simulator and unified-planning's PlanValidator.
 
-Other problems: the reference program's output, the output of the reference program with a restriction no
-statement gives (the fault catalogue's added_restriction: feasible, often worse) and with one constraint left
-out (drop_constraint: often infeasible), and the folder's reference/wrong_output.json (a violated row).
-Each is labelled by the folder's supervised tests and, for a PuLP program that reports its values, by
-substituting them into the reference program's model.mps (re-solved sandboxed, optimus.core.families.pulp.resolve). Candidates
-are built from programs, but labelled only by what the checks find: a dropped constraint that did not bind
-gives a feasible, optimal candidate, and says so.
+Other problems: the reference program's output; the output of the reference program solving a perturbed problem
+(PERTURBED: pulp reweights its objective or holds it past its optimum, cvxpy tilts it, z3 holds it past its
+optimum; kept only when the checks find it feasible and worse than the optimum); the output of the reference
+program with a restriction no statement gives (the fault catalogue's added_restriction: feasible, often worse) and
+with one constraint left out (drop_constraint: often infeasible); and the folder's reference/wrong_output.json
+(a violated row).
+Each is labelled by the folder's supervised tests and, for a PuLP or Z3 program that reports its values, by
+substituting them into the reference program's model.mps (re-solved sandboxed, optimus.core.families.pulp.resolve)
+or model.smt2 (the z3 family's re-check). Candidates are built from programs, but labelled only by what the
+checks find: a dropped constraint that did not bind gives a feasible, optimal candidate, and says so.
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import random
 import shutil
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -183,21 +189,38 @@ def program_candidates(subject: Subject, sandbox: SandboxBackend, limits: Limits
         raise NoCandidates("the reference program left no output.json (a time-out under load?); a rerun tries again")
     key = objective_key(ref.output, (ref.solution or {}).get("objective"))
     runs: list[tuple[str, Execution | None, dict]] = [("reference program", ref, ref.output)]
-    for fault in FAULTS:
-        for n, inj in enumerate(fault_candidates(subject, fault, seed)[:TRIES]):
-            ex = executed(run_program(subject, inj.text, work / f"{fault}-{n}", sandbox, limits))
-            found = (ex.solution or {}).get("status") in ("optimal", "feasible")  # a program with no solution
-            if found and ex.output is not None and all(ex.output != o for _, _, o in runs):  # gives none
-                runs.append((f"reference program with {fault.replace('_', ' ')}", ex, ex.output))
-                break
+    runs += fault_runs(subject, [ref.output], sandbox, limits, work, seed)
     wrong = read_object(subject.problem.reference_dir, "wrong_output.json")[0]
     if wrong is not None and all(wrong != o for _, _, o in runs):
         runs.append(("reference/wrong_output.json", None, wrong))
     model = ref_dir / MODELS.get(family.name, "none")
     model = model if model.is_file() else None
-    return [label_output(subject, Candidate(origin, output), ex, sandbox, limits, work / f"label-{i}", key,
-                         model, (ref.solution or {}).get("objective_constant", 0))
-            for i, (origin, ex, output) in enumerate(runs)]
+    constant = (ref.solution or {}).get("objective_constant", 0)
+
+    def label(origin: str, ex: Execution | None, output: dict, job: str) -> Candidate:
+        return label_output(subject, Candidate(origin, output), ex, sandbox, limits, work / job, key, model, constant)
+
+    cands = [label(origin, ex, output, f"label-{i}") for i, (origin, ex, output) in enumerate(runs)]
+    worse = perturbed_candidate(subject, source, [o for _, _, o in runs], label, sandbox, limits, work, seed)
+    return cands[:1] + ([worse] if worse else []) + cands[1:]
+
+
+def fault_runs(subject: Subject, outputs: list[dict], sandbox: SandboxBackend, limits: Limits, work: Path,
+               seed: int) -> list[tuple[str, Execution, dict]]:
+    """Per fault of FAULTS, the first of its sites that runs to a solution different from every output so far."""
+    runs: list[tuple[str, Execution, dict]] = []
+    for fault in FAULTS:
+        for n, inj in enumerate(fault_candidates(subject, fault, seed)[:TRIES]):
+            ex = executed(run_program(subject, inj.text, work / f"{fault}-{n}", sandbox, limits))
+            if found(ex) and all(ex.output != o for o in outputs + [o for _, _, o in runs]):
+                runs.append((f"reference program with {fault.replace('_', ' ')}", ex, ex.output))
+                break
+    return runs
+
+
+def found(ex: Execution) -> bool:
+    """The run reports a solution (a program with no solution gives none) and wrote output.json."""
+    return (ex.solution or {}).get("status") in ("optimal", "feasible") and ex.output is not None
 
 
 def objective_key(output: dict, objective) -> str | None:
@@ -271,6 +294,201 @@ def substituted(subject: Subject, cand: Candidate, solution: dict, model: Path, 
             cand.checks["objective"] = f"output.json says {cand.objective}, the reference model {at}"
             cand.disputed = True
         cand.objective = at if cand.objective is None else cand.objective
+
+
+# ---------------------------------------------------------------- programs: a feasible, worse answer
+
+# Each prelude, put before the reference program, changes only what its solver optimises: the constraints are the
+# program's own, so the answer stays feasible, and the objective the program reports is its own, read at that
+# answer. Whether the answer is feasible and worse is still the checks' finding, never the prelude's.
+PULP_PRELUDE = """
+import random as _optimus_random
+import pulp as _optimus_pulp
+
+_optimus_solve = _optimus_pulp.LpProblem.solve
+
+
+def _optimus_perturbed_solve(self, *args, **kwargs):
+    # solve for seeded reweighted coefficients, then put the true objective back for the program to read
+    true, rng = self.objective, _optimus_random.Random({seed})
+    if true is not None:
+        self.objective = _optimus_pulp.LpAffineExpression(
+            {{v: c * {strength} ** rng.uniform(-1, 1) for v, c in true.items()}}, true.constant)
+    try:
+        return _optimus_solve(self, *args, **kwargs)
+    finally:
+        self.objective = true
+
+
+_optimus_pulp.LpProblem.solve = _optimus_perturbed_solve
+"""
+
+PULP_PAST_PRELUDE = """
+import pulp as _optimus_pulp
+
+_optimus_solve = _optimus_pulp.LpProblem.solve
+
+
+def _optimus_past_solve(self, *args, **kwargs):
+    # the optimum first, then the best answer past it by a share of its objective; the added row goes again
+    status = _optimus_solve(self, *args, **kwargs)
+    best = _optimus_pulp.value(self.objective) if status == 1 and self.objective is not None else None
+    if best is None:
+        return status
+    margin, sense = {strength} * max(abs(best), 1.0), self.sense  # sense: 1 minimise, -1 maximise
+    self += sense * self.objective >= sense * best + margin, "_optimus_past_the_optimum"
+    try:
+        return _optimus_solve(self, *args, **kwargs)
+    finally:
+        del self.constraints["_optimus_past_the_optimum"]
+
+
+_optimus_pulp.LpProblem.solve = _optimus_past_solve
+"""
+
+CVXPY_PRELUDE = """
+import cvxpy as _optimus_cp
+import numpy as _optimus_np
+
+_optimus_Problem = _optimus_cp.Problem
+
+
+class _OptimusTilted(_optimus_Problem):
+    # solved again with a seeded linear tilt added to its objective; status and value are the tilted solve's,
+    # the value being the program's own objective at the tilted answer
+    _optimus_tilted = None
+
+    def solve(self, *args, **kwargs):
+        super().solve(*args, **kwargs)  # the optimum first: the tilt is sized against its objective
+        if self.status not in ("optimal", "optimal_inaccurate"):
+            return self.value
+        rng = _optimus_np.random.default_rng({seed})
+        tilts = [(v, rng.uniform(-1, 1, v.shape)) for v in self.variables()]
+        at = sum(float(_optimus_np.sum(_optimus_np.abs(r * v.value))) for v, r in tilts) or 1.0
+        size = {strength} * max(abs(float(self.value)), 1.0) / at
+        tilt = sum(_optimus_cp.sum(_optimus_cp.multiply(size * r, v)) for v, r in tilts)
+        self._optimus_tilted = _optimus_Problem(type(self.objective)(self.objective.args[0] + tilt),
+                                                self.constraints)
+        self._optimus_tilted.solve(*args, **kwargs)
+        return self.value
+
+    @property
+    def status(self):
+        return super().status if self._optimus_tilted is None else self._optimus_tilted.status
+
+    @property
+    def value(self):
+        tilted = self._optimus_tilted
+        if tilted is None:
+            return super().value
+        return None if tilted.value is None else self.objective.value
+
+
+_optimus_cp.Problem = _OptimusTilted
+"""
+
+Z3_PRELUDE = """
+from fractions import Fraction as _optimus_fraction
+
+import z3 as _optimus_z3
+
+_optimus_check = _optimus_z3.Optimize.check
+_optimus_minimize, _optimus_maximize = _optimus_z3.Optimize.minimize, _optimus_z3.Optimize.maximize
+_optimus_goals = {{}}
+
+
+def _optimus_goal(self, expr, sense):
+    _optimus_goals.setdefault(id(self), []).append((expr, sense))
+
+
+_optimus_z3.Optimize.minimize = lambda self, e: (_optimus_goal(self, e, 1), _optimus_minimize(self, e))[1]
+_optimus_z3.Optimize.maximize = lambda self, e: (_optimus_goal(self, e, -1), _optimus_maximize(self, e))[1]
+
+
+def _optimus_worse(self, *args):
+    # the optimum first, then the best answer past it on the first objective by a share of its value
+    result = _optimus_check(self, *args)
+    if result != _optimus_z3.sat or not _optimus_goals.get(id(self)):
+        return result
+    expr, sense = _optimus_goals[id(self)][0]
+    best = self.model().eval(expr, model_completion=True)
+    if _optimus_z3.is_int_value(best):
+        value = _optimus_fraction(best.as_long())
+    elif _optimus_z3.is_rational_value(best):
+        value = best.as_fraction()
+    else:  # not a number (an infinitesimal): no margin to give
+        return result
+    share = abs(value) * _optimus_fraction("{strength}")
+    if _optimus_z3.is_int(expr):
+        margin = _optimus_z3.IntVal(max(1, -(-share // 1)))
+    else:
+        margin = _optimus_z3.RealVal(share) if share else None
+    self.add(sense * expr >= sense * best + margin if margin is not None else sense * expr > sense * best)
+    return _optimus_check(self, *args)
+
+
+_optimus_z3.Optimize.check = _optimus_worse
+"""
+
+# family → its attempts, mildest first (the nearest answer that is worse): a prelude, its strength, what it does.
+# A PuLP objective of one variable (a makespan) or of equal weights (bins used) may not move when reweighted: the
+# last attempt holds it past the optimum.
+PERTURBED = {
+    "pulp": [*((PULP_PRELUDE, k, f"objective coefficients each scaled by a seeded factor within {k}^±1")
+               for k in (2, 4, 16)),
+             (PULP_PAST_PRELUDE, 0.05, "the objective held 5% past the optimum")],
+    "cvxpy": [(CVXPY_PRELUDE, k, f"a seeded linear tilt of {k:.0%} of the optimum added to the objective")
+              for k in (0.05, 0.2, 1)],
+    "z3": [(Z3_PRELUDE, k, f"the objective held {k:.0%} past the optimum, an integer one by at least 1")
+           for k in (0, 0.05, 0.2)],
+}
+
+
+def perturbed_candidate(subject: Subject, source: str, outputs: list[dict], label: Callable[..., Candidate],
+                        sandbox: SandboxBackend, limits: Limits, work: Path, seed: int) -> Candidate | None:
+    """The reference program solving a perturbed problem, attempt by attempt: the first new answer the checks
+    label feasible, not disputed and worse than the optimum (its objective known); None when none is."""
+    if subject.expected.get("objective") is None:
+        return None  # nothing to optimise: every feasible answer is optimal
+    for n, (prelude, strength, how) in enumerate(PERTURBED.get(family_of(subject.problem).name, [])):
+        rng_seed = random.Random(f"{seed}:{subject.key}:perturbed:{n}").randrange(2**31)
+        text = with_prelude(source, prelude.format(seed=rng_seed, strength=strength))
+        if text is None:
+            return None
+        ex = executed(run_program(subject, text, work / f"perturbed-{n}", sandbox, limits))
+        if not found(ex) or any(ex.output == o for o in outputs):
+            continue
+        cand = label(f"reference program solving a perturbed problem ({how})", ex, ex.output, f"label-perturbed-{n}")
+        if cand.feasible and not cand.disputed and not cand.optimal and worse(subject, cand.objective):
+            return cand
+    return None
+
+
+def with_prelude(source: str, prelude: str) -> str | None:
+    """The source with the prelude after its docstring and `from __future__` imports (which must come first);
+    None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    after = 0
+    for i, node in enumerate(tree.body):
+        docstring = (i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                     and isinstance(node.value.value, str))
+        if not docstring and not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+            break
+        after = node.end_lineno or after
+    lines = source.splitlines(keepends=True)
+    return "".join(lines[:after]) + prelude + "\n" + "".join(lines[after:])
+
+
+def worse(subject: Subject, objective: float | None) -> bool:
+    """The objective is known and worse than expected.json's in the problem's sense (either way when no sense is
+    given)."""
+    want, sense = subject.expected.get("objective"), subject.expected.get("sense")
+    if objective is None or want is None or _matches(subject, objective):
+        return False
+    return {"min": objective > want, "max": objective < want}.get(sense, True)
 
 
 def _matches(subject: Subject, objective: float | None) -> bool:

@@ -6,13 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from optimus.core.diagnose import final_attempt
+from optimus.core.changes import Prober
+from optimus.core.diagnose import final_attempt, name_limits
 from optimus.core.errors import SpecError
 from optimus.core.families.pulp.verify import verify_attempt
 from optimus.core.files import read_json
 from optimus.core.problem import load_problem
 from optimus.core.sandbox import Limits
 from optimus.core.sandbox.base import Backend as SandboxBackend
+from optimus.core.tables import tables_dir
 
 
 def diagnose_run(run_dir: Path, sandbox: SandboxBackend, limits: Limits) -> dict[str, Any]:
@@ -32,6 +34,10 @@ def diagnose_run(run_dir: Path, sandbox: SandboxBackend, limits: Limits) -> dict
         raise SpecError(rephrased, "$", "expected a list of statement strings")
     verdict = verify_attempt(workdir, statements, sandbox, limits, data=problem.data)
     entry = {"attempt": str(workdir.relative_to(run_dir)), **verdict.to_dict()}
+    diagnosis = entry.get("diagnosis") or {}
+    if diagnosis.get("kind") == "infeasible" and problem.data:  # name limits by data key, as solve and repair do
+        prober = Prober(workdir, sandbox, limits, tables_dir(problem.root))
+        entry["diagnosis"] = name_limits(diagnosis, statements, problem.data, prober)
     report["diagnosis"] = entry
     report_path.write_text(json.dumps(report, indent=2, default=str) + "\n")
     return entry

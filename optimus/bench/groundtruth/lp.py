@@ -25,8 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from optimus.bench.groundtruth import driver
 from optimus.core.errors import OptimusError, SpecError
-from optimus.core.problem import load_problem, natural_order, short_name
+from optimus.core.problem import load_problem, short_name
 from optimus.core.snop import objective_sense
 
 TOL = 1e-6  # relative, and absolute near 0
@@ -129,6 +130,12 @@ class Check:
         verdict = "agree" if self.agree else "DISAGREE: " + "; ".join(self.problems)
         return f"{self.name:<22} {self.primary['status']:<10} {fmt(self.primary):<24} {fmt(self.secondary):<24} {verdict}"
 
+    def row(self) -> dict:
+        row = asdict(self)
+        for run in (row["primary"], row["secondary"]):  # outputs can be large (scaled instances); the statuses
+            run.pop("output", None)  # and objectives are the point
+        return row
+
 
 def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> Check:
     """Run both solvers on `folder`; compare them with each other and with expected.json (or write it)."""
@@ -137,7 +144,6 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
     the_sense = sense(folder)
     with ThreadPoolExecutor(2) as pool:
         primary, secondary = pool.map(lambda s: run_reference(folder, s, timeout), (first, second))
-    expected_path = folder / "expected.json"
     expected = load_problem(folder).expected
     result = Check(short_name(folder), the_sense, primary, secondary, expected)
     for run in (primary, secondary):
@@ -153,7 +159,7 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
         objective = primary["objective"]
         written = float(f"{objective:.{WRITTEN_DIGITS}g}") if objective is not None else None
         result.expected = {"objective": written, "sense": the_sense, "status": primary["status"]}
-        expected_path.write_text(json.dumps(result.expected, indent=2) + "\n")
+        driver.write_expected(folder, result.expected)
     elif not write:
         result.problems += compare_expected(expected, primary, secondary)
     result.agree = not result.problems
@@ -162,28 +168,13 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
 
 def compare_expected(expected: dict | None, *runs: dict) -> list[str]:
     """Differences between expected.json and reference runs (empty when they all match)."""
-    if expected is None:
-        return ["no expected.json (run with --write)"]
-    problems = []
-    for run in runs:
-        if run["status"] != expected.get("status"):
-            problems.append(f"{run['solver']} status {run['status']} != expected {expected.get('status')}")
-        elif not close(run["objective"], expected.get("objective"), tolerance(run["solver"])):
-            problems.append(f"{run['solver']} objective {run['objective']} != expected {expected.get('objective')}")
-    return problems
+    return driver.expected_differences(expected, runs, "solver",
+                                       lambda run, want: close(run["objective"], want, tolerance(run["solver"])))
 
 
 def discover(root: Path | str) -> list[Path]:
     """Problem folders with a reference solver: `root` itself, or its subfolders in natural order."""
-    root = Path(root)
-    if not root.is_dir():
-        raise SpecError(root, "", "not a directory")
-    if (root / "reference" / "solver.py").exists():
-        return [root]
-    found = [p for p in root.iterdir() if (p / "reference" / "solver.py").exists()]
-    if not found:
-        raise SpecError(root, "", "no reference/solver.py here or in its subfolders")
-    return natural_order(found)
+    return driver.discover(root, KIND)
 
 
 def _solver_py(folder: Path) -> Path:
@@ -193,34 +184,24 @@ def _solver_py(folder: Path) -> Path:
     return path
 
 
+def _check_from_args(folder: Path, args: argparse.Namespace) -> Check:
+    return check(folder, args.write, args.timeout)
+
+
+def _read_solvers_and_sense(folder: Path) -> None:
+    """Bad input (no cvxpy cross-check solver, a SNOP without a sense) fails here, before any folder runs."""
+    solvers(folder), sense(folder)
+
+
+KIND = driver.Kind(
+    prog="python -m optimus.bench.groundtruth.lp", doc=__doc__, marker="reference/solver.py", check=_check_from_args,
+    write_help="write expected.json when the solvers agree", not_found="not a directory",
+    none_inside="no reference/solver.py here or in its subfolders", precheck=_read_solvers_and_sense,
+    timeout=TIMEOUT, timeout_help="seconds per reference run", parallel=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m optimus.bench.groundtruth.lp", description=__doc__.splitlines()[0])
-    parser.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
-    parser.add_argument("--write", action="store_true", help="write expected.json when the solvers agree")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="folders at once")
-    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds per reference run")
-    args = parser.parse_args(argv)
-    try:
-        folders = [f for d in args.dirs for f in discover(d)]
-        for f in folders:  # fail on bad input before running anything
-            solvers(f), sense(f)
-        with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda f: check(f, args.write, args.timeout), folders))
-    except OptimusError as exc:
-        if os.environ.get("OPTIMUS_DEBUG") == "1":
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    if args.json:
-        rows = [asdict(r) for r in results]
-        for row in rows:  # outputs can be large (scaled instances); the statuses and objectives are the point
-            for run in (row["primary"], row["secondary"]):
-                run.pop("output", None)
-        print(json.dumps(rows, indent=2))
-    else:
-        print("\n".join(r.line() for r in results))
-    return 0 if all(r.agree for r in results) else 1
+    return driver.main(KIND, argv)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import product
 from pathlib import Path
 
+from optimus.bench.groundtruth import driver
 from optimus.bench.groundtruth.pddl_reader import TypeTree, parse_sexpr, sections, typed_names
 from optimus.bench.groundtruth.plansim import simulate as step_through
 from optimus.core.errors import SpecError
-from optimus.core.problem import natural_order
 
 BFS_STATES = 60_000  # states the CLI's BFS may visit before it reports "too large" (not a failure)
 TIMEOUT = 60.0  # seconds for Fast Downward per problem
@@ -291,6 +291,15 @@ class Check:
     def ok(self) -> bool:
         return not self.problems
 
+    def line(self) -> str:
+        length = self.fd_length if self.fd_length is not None else "-"
+        bfs = self.bfs_length if self.bfs == "optimal" else self.bfs
+        return (f"{'ok ' if self.ok else 'BAD'} {self.folder}: FD {self.fd_status} {length} ({self.fd_seconds:.1f}s), "
+                f"BFS {bfs}, plan {self.plan_length}" + "".join(f"\n    {p}" for p in self.problems))
+
+    def row(self) -> dict:
+        return {**asdict(self), "ok": self.ok}
+
 
 def load_plan(folder: Path) -> list[dict] | None:
     path = folder / "reference" / "plan.json"
@@ -343,58 +352,42 @@ def check_folder(folder: Path, max_states: int = BFS_STATES, timeout: float = TI
     return chk
 
 
-def folders(paths: list[Path], marker: str = "domain.pddl", what: str = "a planning folder") -> list[Path]:
-    """The folders among `paths` and their children that hold `marker`, children in natural order."""
-    out = []
-    for path in paths:
-        if (path / marker).is_file():
-            out.append(path)
-        elif path.is_dir():
-            out += natural_order(p for p in path.iterdir() if (p / marker).is_file())
-        else:
-            raise SpecError(path, "", f"not {what} (no {marker}) nor a folder of them")
-    return out
+def folders(paths: list[Path]) -> list[Path]:
+    """The planning folders among `paths` and their children (a folder with domain.pddl), in natural order."""
+    return [f for path in paths for f in driver.discover(path, KIND)]
 
 
 def compare(chk, folder: Path, write: bool) -> None:
     """Write expected.json (when asked and `chk` is ok) or compare the existing one with `chk.expected`; `chk` is
-    this module's Check or groundtruth_plans's."""
+    this module's Check or plans.py's."""
     path = folder / "expected.json"
     if chk.ok and write:
-        path.write_text(json.dumps(chk.expected, indent=2) + "\n")
+        driver.write_expected(folder, chk.expected)
     elif chk.ok:
         current = json.loads(path.read_text()) if path.is_file() else None
         if current != chk.expected:
             chk.problems.append(f"expected.json is {current}, computed {chk.expected}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m optimus.bench.groundtruth.pddl", description=__doc__.split("\n")[0])
-    ap.add_argument("dirs", nargs="+", type=Path)
-    ap.add_argument("--write", action="store_true", help="write expected.json where both ways agree")
-    ap.add_argument("--json", action="store_true", help="one JSON object per folder")
+def _check_from_args(folder: Path, args: argparse.Namespace) -> Check:
+    chk = check_folder(folder, args.bfs_states, args.timeout)
+    compare(chk, folder, args.write)
+    return chk
+
+
+def _add_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--bfs-states", type=int, default=BFS_STATES)
-    ap.add_argument("--timeout", type=float, default=TIMEOUT)
-    args = ap.parse_args(argv)
-    try:
-        todo = folders(args.dirs)
-        bad = 0
-        for folder in todo:
-            chk = check_folder(folder, args.bfs_states, args.timeout)
-            compare(chk, folder, args.write)
-            bad += not chk.ok
-            if args.json:
-                print(json.dumps({**asdict(chk), "ok": chk.ok}))
-            else:
-                length = chk.fd_length if chk.fd_length is not None else "-"
-                bfs = chk.bfs_length if chk.bfs == "optimal" else chk.bfs
-                print(f"{'ok ' if chk.ok else 'BAD'} {folder}: FD {chk.fd_status} {length} "
-                      f"({chk.fd_seconds:.1f}s), BFS {bfs}, plan {chk.plan_length}"
-                      + "".join(f"\n    {p}" for p in chk.problems))
-        return 1 if bad else 0
-    except SpecError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+
+
+KIND = driver.Kind(
+    prog="python -m optimus.bench.groundtruth.pddl", doc=__doc__, marker="domain.pddl", check=_check_from_args,
+    write_help="write expected.json where both ways agree",
+    not_found="not a planning folder (no domain.pddl) nor a folder of them", options=_add_options,
+    timeout=TIMEOUT, timeout_help="seconds for Fast Downward per problem", json_lines=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return driver.main(KIND, argv)
 
 
 if __name__ == "__main__":

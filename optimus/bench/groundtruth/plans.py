@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from optimus.bench.groundtruth import pddl
+from optimus.bench.groundtruth import driver, pddl
 from optimus.core.errors import SpecError
 
 RUN_TIMEOUT = 60.0  # seconds for one horizon of the reference program
@@ -120,6 +120,18 @@ class Check:
     def ok(self) -> bool:
         return not self.problems
 
+    def line(self) -> str:
+        fd = "" if self.fd == "not run" else f", FD {self.fd} {self.fd_length if self.fd_length is not None else ''}"
+        bfs = _length(self.bfs_length) if self.bfs != "too large" else "too large"
+        incremental = (f", incremental Z3 {_length(self.incremental_length)} ({self.incremental_seconds:.1f}s)"
+                       if self.incremental_seconds else "")
+        return (f"{'ok ' if self.ok else 'BAD'} {self.folder}: Z3 {_length(self.z3_length)} "
+                f"(T in {_span(self.z3_horizons)}, {self.z3_seconds:.1f}s), BFS {bfs}{fd.rstrip()}{incremental}"
+                + "".join(f"\n    {p}" for p in self.problems))
+
+    def row(self) -> dict:
+        return {**asdict(self), "ok": self.ok}
+
 
 def read_max_horizon(folder: Path) -> int:
     path = folder / "data.json"
@@ -165,12 +177,7 @@ def check_folder(folder: Path, fd: bool = True, full: bool = True, up: bool = Tr
         chk.problems.append(f"Z3 says {_length(chk.z3_length)} (horizons {chk.z3_horizons}), "
                             f"the BFS says {_length(chk.bfs_length)}")
     if fd and up:
-        try:
-            chk.fd, chk.fd_length, _ = pddl.fast_downward_optimal(domain, problem)
-        except Exception as exc:  # noqa: BLE001 — unified-planning raises many kinds; each is a finding
-            chk.fd = f"failed ({type(exc).__name__}: {exc})"
-        if chk.fd not in ("optimal", "unsolvable") or (chk.bfs != "too large" and chk.fd_length != chk.bfs_length):
-            chk.problems.append(f"fast-downward-opt says {chk.fd} {_length(chk.fd_length)}")
+        check_fast_downward(chk, domain, problem)
     if found.plan is not None:
         faults = plan_faults(domain, problem, found.plan, up)
         chk.plan_check = "; ".join(faults) or f"valid (our simulation{' and PlanValidator' if up else ''})"
@@ -178,21 +185,40 @@ def check_folder(folder: Path, fd: bool = True, full: bool = True, up: bool = Tr
             chk.problems.append(f"the Z3 plan ({len(found.plan)} steps): {chk.plan_check}")
     if (folder / "reference" / INCREMENTAL).is_file():
         check_incremental(chk, folder, up)
-    wrong = folder / "reference" / "wrong_output.json"
-    if wrong.is_file():
-        try:
-            why = pddl.simulate(domain, problem, json.loads(wrong.read_text())["plan"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SpecError(wrong, "plan", f"expected {{\"plan\": [{{action, args}}, ...]}}: {exc}") from None
-        chk.wrong_check = why or "valid"
-        if not why or "not applicable" not in why:
-            chk.problems.append(f"reference/wrong_output.json should break a precondition: {chk.wrong_check}")
-    elif chk.z3_length:
-        chk.problems.append("no reference/wrong_output.json")
+    check_wrong_output(chk, folder)
     if not chk.problems:
         chk.expected = ({"status": "optimal", "objective": chk.z3_length, "sense": "min"}
                         if chk.z3_length is not None else {"status": "infeasible"})
     return chk
+
+
+def check_fast_downward(chk: Check, domain: Path, problem: Path) -> None:
+    """Fast Downward's optimal planner, a third opinion: it must prove an optimum (or unsolvability) and, when
+    the BFS finished, agree with it."""
+    try:
+        chk.fd, chk.fd_length, _ = pddl.fast_downward_optimal(domain, problem)
+    except Exception as exc:  # noqa: BLE001 — unified-planning raises many kinds; each is a finding
+        chk.fd = f"failed ({type(exc).__name__}: {exc})"
+    if chk.fd not in ("optimal", "unsolvable") or (chk.bfs != "too large" and chk.fd_length != chk.bfs_length):
+        chk.problems.append(f"fast-downward-opt says {chk.fd} {_length(chk.fd_length)}")
+
+
+def check_wrong_output(chk: Check, folder: Path) -> None:
+    """reference/wrong_output.json is required when there is a plan to get wrong, and must break a precondition
+    in our simulation."""
+    wrong = folder / "reference" / "wrong_output.json"
+    if not wrong.is_file():
+        if chk.z3_length:
+            chk.problems.append("no reference/wrong_output.json")
+        return
+    try:
+        why = pddl.simulate(folder / "validate" / "domain.pddl", folder / "validate" / "problem.pddl",
+                            json.loads(wrong.read_text())["plan"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SpecError(wrong, "plan", f"expected {{\"plan\": [{{action, args}}, ...]}}: {exc}") from None
+    chk.wrong_check = why or "valid"
+    if not why or "not applicable" not in why:
+        chk.problems.append(f"reference/wrong_output.json should break a precondition: {chk.wrong_check}")
 
 
 def check_incremental(chk: Check, folder: Path, up: bool) -> None:
@@ -232,40 +258,31 @@ def _length(n: int | None) -> str:
 
 def folders(paths: list[Path]) -> list[Path]:
     """The multi-step folders among `paths` and their children (a folder with validate/domain.pddl)."""
-    return pddl.folders(paths, "validate/domain.pddl", "a multi-step folder")
+    return [f for path in paths for f in driver.discover(path, KIND)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m optimus.bench.groundtruth.plans", description=__doc__.split("\n")[0])
-    ap.add_argument("dirs", nargs="+", type=Path)
-    ap.add_argument("--write", action="store_true", help="write expected.json where the computations agree")
-    ap.add_argument("--json", action="store_true", help="one JSON object per folder")
+def _check_from_args(folder: Path, args: argparse.Namespace) -> Check:
+    chk = check_folder(folder, fd=not args.no_fd, full=not args.proof_only, max_states=args.bfs_states)
+    pddl.compare(chk, folder, args.write)
+    return chk
+
+
+def _add_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--no-fd", action="store_true", help="skip Fast Downward (Z3 and the BFS still must agree)")
     ap.add_argument("--proof-only", action="store_true",
                     help="run Z3 only at the BFS optimum and one below it (the harness's proof), not at every horizon")
     ap.add_argument("--bfs-states", type=int, default=pddl.BFS_STATES)
-    args = ap.parse_args(argv)
-    try:
-        bad = 0
-        for folder in folders(args.dirs):
-            chk = check_folder(folder, fd=not args.no_fd, full=not args.proof_only,
-                               max_states=args.bfs_states)
-            pddl.compare(chk, folder, args.write)
-            bad += not chk.ok
-            if args.json:
-                print(json.dumps({**asdict(chk), "ok": chk.ok}))
-            else:
-                fd = "" if chk.fd == "not run" else f", FD {chk.fd} {chk.fd_length if chk.fd_length is not None else ''}"
-                print(f"{'ok ' if chk.ok else 'BAD'} {folder}: Z3 {_length(chk.z3_length)} "
-                      f"(T in {_span(chk.z3_horizons)}, {chk.z3_seconds:.1f}s), "
-                      f"BFS {_length(chk.bfs_length) if chk.bfs != 'too large' else 'too large'}{fd.rstrip()}"
-                      + (f", incremental Z3 {_length(chk.incremental_length)} ({chk.incremental_seconds:.1f}s)"
-                         if chk.incremental_seconds else "")
-                      + "".join(f"\n    {p}" for p in chk.problems))
-        return 1 if bad else 0
-    except SpecError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+
+
+KIND = driver.Kind(
+    prog="python -m optimus.bench.groundtruth.plans", doc=__doc__, marker="validate/domain.pddl",
+    check=_check_from_args, write_help="write expected.json where the computations agree",
+    not_found="not a multi-step folder (no validate/domain.pddl) nor a folder of them", options=_add_options,
+    json_lines=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return driver.main(KIND, argv)
 
 
 if __name__ == "__main__":

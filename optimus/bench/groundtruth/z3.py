@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -29,9 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from optimus.bench.groundtruth import driver
 from optimus.bench.groundtruth.lp import close, snop_sense
-from optimus.core.errors import OptimusError, SpecError
-from optimus.core.problem import load_problem, natural_order, short_name
+from optimus.core.errors import SpecError
+from optimus.core.problem import load_problem, short_name
 
 SECOND_WAYS = ("solver_pulp.py", "solver_brute.py")
 TIMEOUT = 120.0
@@ -49,22 +49,18 @@ def multi_constraint(folder: Path) -> bool:
             and load_problem(folder).snop.problem_type == "CSP")
 
 
+def claim(folder: Path) -> None:
+    """Refuse a DIR with a reference solver that is not multi-constraint, saying what it lacks."""
+    if load_problem(folder).snop.problem_type == "PLANNING":
+        raise SpecError(folder, "", "a multi-step folder: its ground truth is python -m optimus.bench.groundtruth.plans")
+    if not multi_constraint(folder):
+        raise SpecError(folder / "reference", "", "needs solver.py (Z3), one of "
+                        f"{', '.join(SECOND_WAYS)} and a CSP problem_type")
+
+
 def discover(root: Path | str) -> list[Path]:
     """Multi-constraint folders: `root` itself, or its subfolders in natural order."""
-    root = Path(root)
-    if not root.is_dir():
-        raise SpecError(root, "", "not a directory")
-    if (root / "reference" / "solver.py").exists():
-        if load_problem(root).snop.problem_type == "PLANNING":
-            raise SpecError(root, "", "a multi-step folder: its ground truth is python -m optimus.bench.groundtruth.plans")
-        if not multi_constraint(root):
-            raise SpecError(root / "reference", "", "needs solver.py (Z3), one of "
-                            f"{', '.join(SECOND_WAYS)} and a CSP problem_type")
-        return [root]
-    found = [p for p in root.iterdir() if multi_constraint(p)]
-    if not found:
-        raise SpecError(root, "", "no multi-constraint folder (reference/solver.py and a second way) here")
-    return natural_order(found)
+    return driver.discover(root, KIND)
 
 
 def run_program(folder: Path, script: Path, timeout: float = TIMEOUT) -> dict:
@@ -181,6 +177,12 @@ class Check:
         verdict = "agree" if self.agree else "DISAGREE: " + "; ".join(self.problems)
         return f"{self.name:<20} {self.z3['status']:<10} {fmt(self.z3):<22} {fmt(self.second):<28} {verdict}"
 
+    def row(self) -> dict:
+        row = asdict(self)
+        for run in (row["z3"], row["second"]):  # the statuses and objectives are the point; outputs and models
+            run.pop("output", None), run.pop("smt2", None), run["solution"].pop("values", None)  # can be large
+        return row
+
 
 def truth(folder: Path, run: dict) -> dict:
     """expected.json for an agreed run."""
@@ -214,7 +216,7 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
         result.problems += core_problems(z3_run["smt2"], json.loads(core_file.read_text())["statements"])
     if write and not result.problems:
         result.expected = truth(folder, z3_run)
-        (folder / "expected.json").write_text(json.dumps(result.expected, indent=2) + "\n")
+        driver.write_expected(folder, result.expected)
     elif not write:
         result.problems += compare_expected(result.expected, z3_run, second)
     result.agree = not result.problems
@@ -222,44 +224,25 @@ def check(folder: Path | str, write: bool = False, timeout: float = TIMEOUT) -> 
 
 
 def compare_expected(expected: dict | None, *runs: dict) -> list[str]:
-    """Differences between expected.json and the runs (empty when they all match)."""
-    if expected is None:
-        return ["no expected.json (run with --write)"]
-    problems = []
-    for run in runs:
-        if run["status"] != expected.get("status"):
-            problems.append(f"{run['program']} status {run['status']} != expected {expected.get('status')}")
-        elif run["status"] == "optimal" and not close(run["objective"], expected.get("objective")):
-            problems.append(f"{run['program']} objective {run['objective']} != expected {expected.get('objective')}")
-    return problems
+    """Differences between expected.json and the runs (empty when they all match); only an optimum has an
+    objective to compare."""
+    return driver.expected_differences(expected, runs, "program",
+                                       lambda run, want: run["status"] != "optimal" or close(run["objective"], want))
+
+
+def _check_from_args(folder: Path, args: argparse.Namespace) -> Check:
+    return check(folder, args.write, args.timeout)
+
+
+KIND = driver.Kind(
+    prog="python -m optimus.bench.groundtruth.z3", doc=__doc__, marker="reference/solver.py", check=_check_from_args,
+    write_help="write expected.json when the two ways agree", not_found="not a directory",
+    none_inside="no multi-constraint folder (reference/solver.py and a second way) here", fits=multi_constraint,
+    claim=claim, timeout=TIMEOUT, timeout_help="seconds per reference run", parallel=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m optimus.bench.groundtruth.z3", description=__doc__.splitlines()[0])
-    parser.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
-    parser.add_argument("--write", action="store_true", help="write expected.json when the two ways agree")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="folders at once")
-    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds per reference run")
-    args = parser.parse_args(argv)
-    try:
-        folders = [f for d in args.dirs for f in discover(d)]
-        with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda f: check(f, args.write, args.timeout), folders))
-    except OptimusError as exc:
-        if os.environ.get("OPTIMUS_DEBUG") == "1":
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    if args.json:
-        rows = [asdict(r) for r in results]
-        for row in rows:  # the statuses and objectives are the point; outputs and models can be large
-            for run in (row["z3"], row["second"]):
-                run.pop("output", None), run.pop("smt2", None), run["solution"].pop("values", None)
-        print(json.dumps(rows, indent=2))
-    else:
-        print("\n".join(r.line() for r in results))
-    return 0 if all(r.agree for r in results) else 1
+    return driver.main(KIND, argv)
 
 
 if __name__ == "__main__":
