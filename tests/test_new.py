@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from optimus.commands.cli import main
+from optimus.commands.new import Draft, check_numbers
 from optimus.core.numbers import derived, numbers_in, source_of
 from optimus.core.validate import validate
 
@@ -294,3 +295,17 @@ def test_a_request_read_from_standard_input(tmp_path, scripted_llm, monkeypatch)
     assert main(["new", str(dest), "--from", "-", "--llm", "openai", "--base-url", scripted_llm.base_url]) == 0
     assert (dest / "new" / "request.txt").read_text() == (FIXTURES / "milp" / "request.txt").read_text()
     assert "950" in scripted_llm.requests[0].messages[-1]["content"]  # the user's words are the prompt
+
+
+def test_a_request_number_found_only_in_a_table_is_the_users_data(tmp_path):
+    """A number the request writes that only a --data table holds is the user's own data, not a finding; one no
+    file holds still is."""
+    table = tmp_path / "depots.csv"
+    table.write_text("depot,capacity\nnorth,1250\nsouth,980.5\n")
+    draft = Draft(snop={"problem_info": ["Each depot ships at most its capacity."], "objective": "Minimize cost."},
+                  data={}, tables=[table])
+    request = "The north depot holds 1,250 pallets and the south one 980.5; the fleet has 7 trucks."
+    found = [f["number"] for f in check_numbers(request, draft) if f["kind"] == "not in the folder"]
+    assert found == ["7"]  # 1,250 and 980.5 are cells of the table
+    alone = Draft(snop=draft.snop, data={})  # without the table all three are findings
+    assert sorted(f["number"] for f in check_numbers(request, alone)) == ["1,250", "7", "980.5"]
