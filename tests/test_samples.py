@@ -270,8 +270,9 @@ def test_bench_shows_the_ambiguity_rows_and_full_agreement_elsewhere(tmp_path):
     for name in names:
         copy_problem(name, tmp_path / "problems" / name)
     out = tmp_path / "out"
+    # A generous limit: this checks the rows, not speed (with 50 busy processes beside it, 30 s ran out)
     opts = BenchOptions(dirs=[tmp_path / "problems"], out=out, modes=["prompt"], samples=3, sandbox="process",
-                        jobs=2)
+                        jobs=2, timeout=300)
     rows = run_bench(opts, progress=lambda _: None)
     by = {r["problem"].split("/")[-1]: r for r in rows}
     assert all(r["success"] for r in rows), [r["reason"] for r in rows]
