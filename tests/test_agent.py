@@ -40,7 +40,12 @@ json.dump({"status": "optimal" if optimal else "error",
 SYNTAX_ERROR = GOOD.replace("for k in range(m):", "for k in range(m)")
 MISSING_KEY = GOOD.replace('data["capacity"]', 'data["capacities"]')
 DROPPED = GOOD.replace("for k in range(m):", "for k in range(1, m):")  # loses machine 0's limit
-SLEEPY = "import time\ntime.sleep(60)\n" + GOOD
+
+
+def hangs_while(marker: Path) -> str:
+    """A program that hangs while `marker` exists (the run the test kills), then fails (the rerun's, which a debug
+    round then fixes): no wall-time limit has to tell a hang from a busy machine."""
+    return f"import os, time\nwhile os.path.exists({str(marker)!r}):\n    time.sleep(0.1)\nraise SystemExit('stop')\n"
 
 TESTS = """\
 def test_output_keys(output):
@@ -184,14 +189,16 @@ def test_no_data_value_reaches_any_prompt(problem, scripted_llm):
 
 def test_killed_run_restarted_pays_for_nothing_already_answered(problem, scripted_llm, optimus_home):
     scripted_llm.enqueue("formulate", FORMULATION)
-    scripted_llm.enqueue("codegen", fence(SLEEPY))  # the program hangs: the run is killed while it runs
+    hang = problem.parent / "hang"
+    hang.touch()
+    scripted_llm.enqueue("codegen", fence(hangs_while(hang)))  # the program hangs: the run is killed while it runs
     cmd = [sys.executable, "-m", "optimus", "solve", str(problem), "--llm", "openai", "--base-url",
-           scripted_llm.base_url, "--sandbox", "process", "--mode", "debug", "--timeout", "3"]
+           scripted_llm.base_url, "--sandbox", "process", "--mode", "debug"]
     env = {**os.environ, "OPTIMUS_HOME": str(optimus_home), "PYTHONPATH": str(REPO)}
     first = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     transcript = problem / "runs" / "latest" / "transcript.jsonl"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 600  # a bound on a hang, not a speed test: start-up on a busy machine is slow
     while not (transcript.exists() and '"stage": "codegen"' in transcript.read_text()):
         assert time.monotonic() < deadline and first.poll() is None, "the run never reached codegen"
         time.sleep(0.1)
@@ -199,8 +206,9 @@ def test_killed_run_restarted_pays_for_nothing_already_answered(problem, scripte
     first.wait()
     first_run = (problem / "runs" / "latest").resolve()
 
+    hang.unlink()  # the rerun's program fails at once, and a debug round follows
     scripted_llm.enqueue("debug", fence(GOOD))
-    second = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=900)
     assert second.returncode == 0, second.stderr
     rerun = [json.loads(line) for line in ((problem / "runs" / "latest").resolve() / "transcript.jsonl").open()]
     assert (problem / "runs" / "latest").resolve() != first_run

@@ -5,15 +5,20 @@ stopped inside the pytest process leaves threads behind that crashed later in-pr
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from optimus.bench.ray_executor import CallBudget
 from optimus.bench.runner import BenchOptions, run_bench
 from tests.helpers import NLP4LP
 
 PROBLEMS = ["1", "2", "3", "12"]
+CORES = os.cpu_count() or 1
+TIMEOUT_S = 300  # per sandboxed run: rows are compared, not speed, and a busy machine stretches wall time
 # What a row's verdict is made of; timings and run folders differ between any two runs.
 SAME = ("problem", "mode", "success", "executed", "verified", "status", "solver_status", "objective",
         "objective_match", "tests", "llm_calls")
@@ -22,13 +27,18 @@ SAME = ("problem", "mode", "success", "executed", "verified", "status", "solver_
 def _bench(tmp_path, out, problems, executor):
     if executor == "ray":
         optimus = Path(sys.executable).with_name("optimus")
-        subprocess.run([str(optimus), "bench", *(str(NLP4LP / p) for p in problems), "--out", str(tmp_path / out),
-                        "--mode", "prompt,supervised", "--sandbox", "process", "--timeout", "30", "--executor", "ray",
-                        "--sandboxes", "2", "--llm-concurrency", "1"], check=True, capture_output=True, timeout=300)
+        argv = [str(optimus), "bench", *(str(NLP4LP / p) for p in problems), "--out", str(tmp_path / out),
+                "--mode", "prompt,supervised", "--sandbox", "process", "--timeout", str(TIMEOUT_S),
+                "--executor", "ray", "--sandboxes", "2", "--llm-concurrency", "1"]
+        done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0 and "Ray could not start" in done.stderr and os.getloadavg()[0] > 2 * CORES:
+            # Ray waits a fixed 30 s for its raylet; beside 50 busy processes on 2 cores it does not come up
+            pytest.skip(f"a busy machine: {done.stderr.strip().splitlines()[-1]}")
+        assert done.returncode == 0, done.stderr[-4000:]
         rows = [json.loads(line) for line in (tmp_path / out / "results.jsonl").read_text().splitlines()]
     else:
         opts = BenchOptions(dirs=[NLP4LP / p for p in problems], out=tmp_path / out, modes=["prompt", "supervised"],
-                            sandbox="process", timeout=30, executor=executor, sandboxes=2, llm_concurrency=1)
+                            sandbox="process", timeout=TIMEOUT_S, executor=executor, sandboxes=2, llm_concurrency=1)
         rows = run_bench(opts, progress=lambda _: None)
     return {(r["problem"], r["mode"]): r for r in rows if r.get("mode")}
 
@@ -57,3 +67,20 @@ def test_call_budget_holds_concurrency_and_requests_per_minute():
     wait = budget.acquire()
     assert 50 < wait <= 60  # the 4th call in a minute waits for the oldest to leave the window
     assert budget.peak() == 2
+
+
+def test_ray_that_cannot_start_is_said_as_such_not_as_our_bug(tmp_path, monkeypatch, capsys):
+    import ray
+
+    from optimus.commands.cli import main
+
+    def overloaded(**_):
+        raise Exception("The current node timed out during startup.")  # noqa: TRY002 -- as Ray raises it (node.py)
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", overloaded)
+    code = main(["bench", str(NLP4LP / "1"), "--out", str(tmp_path / "out"), "--mode", "prompt", "--sandbox",
+                 "process", "--executor", "ray"])
+    err = capsys.readouterr().err
+    assert code == 1 and "internal error" not in err
+    assert "Ray could not start: The current node timed out during startup." in err and "--executor thread" in err

@@ -1,5 +1,6 @@
 """Trust nothing the program says: hostile or nonsensical result files end with report.json, the right status word,
-no traceback, within the run's time limit; the harness's own checks land in report.json and in the repair prompt."""
+no traceback, the harness's own reading of them cheap in CPU seconds (which a busy machine does not stretch, as it
+does wall time); the harness's own checks land in report.json and in the repair prompt."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from optimus.core.sandbox.files import load_json_result, read_result_file
 from tests.test_agent import FORMULATION, GOOD, fence
 from tests.test_validate_malformed import DATA, SNOP
 
-TIMEOUT_S = 60
+TIMEOUT_S = 300  # the sandbox bounds the program; generous, so that a busy machine never reaches it
+HARNESS_CPU_S = 20  # the harness's work in this process, hostile files and all: 0.04 to 0.56 s measured
 
 # GOOD's last two lines write output.json and solution.json; each hostile program replaces what they wrote.
 NAN = GOOD.replace('"objective": pulp.value(prob.objective) if optimal else None', '"objective": float("nan")')
@@ -49,10 +51,10 @@ def solve_once(root: Path, llm, code: str, capsys, *args: str) -> tuple[int, dic
     """One codegen answer, no repair: exit code, report.json and the terminal's text."""
     llm.enqueue("formulate", FORMULATION)
     llm.enqueue("codegen", fence(code))
-    started = time.monotonic()
+    cpu = time.process_time()
     code = main(["solve", str(root), "--llm", "openai", "--base-url", llm.base_url, "--sandbox", "process",
                  "--timeout", str(TIMEOUT_S), "--mode", "debug", "--max-debug", "0", *args])
-    assert time.monotonic() - started < TIMEOUT_S
+    assert time.process_time() - cpu < HARNESS_CPU_S
     err = capsys.readouterr().err
     assert "Traceback" not in err
     return code, json.loads((root / "runs" / "latest" / "report.json").read_text()), err

@@ -227,7 +227,7 @@ def test_a_forked_horizon_run_behaves_as_python_running_the_program(tmp_path):
     from optimus.core.families.z3.z3_sandbox.forked import Timeout, run_python
 
     (tmp_path / "prog.py").write_text(PROGRAM)
-    (tmp_path / "slow.py").write_text("import time\ntime.sleep(30)\n")
+    (tmp_path / "slow.py").write_text("import time\ntime.sleep(600)\n")
     here = os.getcwd()
     os.chdir(tmp_path)
     try:
@@ -240,6 +240,6 @@ def test_a_forked_horizon_run_behaves_as_python_running_the_program(tmp_path):
         started = time.monotonic()
         with pytest.raises(Timeout):
             run_python("slow.py", [], timeout=0.5)
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < 120  # not waited out (600 s), with room for a busy machine
     finally:
         os.chdir(here)

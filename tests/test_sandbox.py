@@ -20,7 +20,9 @@ from optimus.core.sandbox import container as container_module
 from optimus.core.sandbox.base import Backend
 from tests.sandbox_fixtures import BACKEND_NAMES, backend_or_skip
 
-SMALL = Limits(wall_s=30, cpu_s=30, memory_mb=1024)
+# Generous wall time: these check what comes through, not speed, and a busy machine stretches wall time (beside
+# 50 busy processes pytest inside bwrap took over 30 s); CPU time it does not stretch.
+SMALL = Limits(wall_s=600, cpu_s=30, memory_mb=1024)
 PULP_SOLVER = textwrap.dedent(
     """
     import json, os, pulp

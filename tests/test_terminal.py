@@ -273,3 +273,27 @@ def test_solver_flags_a_z3_problem_does_not_read_are_warned_of_and_left_out_of_t
     header = next(line for line in shown.splitlines() if line.startswith(f"optimus {folder}"))
     assert "; solver " not in header and "time limit" not in header
     assert "model in LP format" not in shown  # nothing was asked of the run that the warning did not drop
+
+
+def test_a_wall_time_kill_says_where_the_time_went(tmp_path, monkeypatch):
+    """A program that waits is stopped by the wall limit having used almost no CPU; on a busy machine the message
+    says so, so that neither the user nor the model hunts an endless loop that is not there."""
+    from optimus.core.sandbox.base import Limits
+    from optimus.core.sandbox.process import ProcessBackend
+    from optimus.core.stages.execute import _time_went
+
+    (tmp_path / "work").mkdir()
+    waits = ProcessBackend().run(["python", "-c", "import time; time.sleep(30)"], workdir=tmp_path / "work",
+                                 limits=Limits(wall_s=1, cpu_s=10))
+    assert waits.killed_by == "wall" and waits.resources["cpu_s"] < 0.5
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.3, 0.2))
+    assert re.fullmatch(r" It used 0(\.\d+)? s of CPU in \d+(\.\d+)? s\.", _time_went(waits)), _time_went(waits)
+    monkeypatch.setattr(os, "getloadavg", lambda: (52.0, 40.0, 20.0))
+    said = _time_went(waits)
+    assert "s of CPU in" in said and "busy (load average 52 on 2 cores)" in said
+    # A program that spent its time computing is not excused by the load, nor another limit by the wall time
+    spun = RunResult(None, "", "", True, "wall", 3.0, "process", resources={"cpu_s": 2.9})
+    assert "CPU" not in _time_went(spun) and "load average 52" in _time_went(spun)
+    memory = RunResult(None, "", "", False, "memory", 3.0, "process", resources={"cpu_s": 0.1})
+    assert _time_went(memory) == ""

@@ -10,10 +10,11 @@ resumes the other's run. Every node needs optimus installed (`pip install 'optim
 from __future__ import annotations
 
 import collections
+import os
 import time
 from collections.abc import Callable, Iterator
 
-from optimus.core.errors import ConfigError
+from optimus.core.errors import ConfigError, ExecutorError
 
 # How often a waiting worker asks the budget again, at most (seconds).
 POLL_S = 0.05
@@ -87,6 +88,18 @@ def _rows(run_task, subject, modes, opts, drawn, budget) -> list[dict]:
                     wrap=lambda backend: Budgeted(backend, budget))
 
 
+def _start(ray, opts) -> None:
+    """ray.init, or an error that says what happened: Ray's own start-up can fail on a busy machine (it waits a
+    fixed 30 s for its raylet), which is neither the user's input nor a bug of ours."""
+    kwargs = {"address": opts.ray_address} if opts.ray_address else {"num_cpus": opts.sandboxes}
+    try:
+        ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+    except Exception as exc:
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
+        raise ExecutorError(f"Ray could not start: {exc} (load average {load:.0f} on {cores} cores). Rerun when the "
+                            "machine is less busy, or with --executor thread, which resumes this run's rows") from exc
+
+
 def run_rows(tasks: list, opts, assignment: dict, run_task: Callable[..., list[dict]],
              budget_peak: list | None = None) -> Iterator[dict]:
     """Run (subject, modes) tasks as Ray tasks; yield each row as its task finishes (the driver writes
@@ -95,8 +108,7 @@ def run_rows(tasks: list, opts, assignment: dict, run_task: Callable[..., list[d
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
-        kwargs = {"address": opts.ray_address} if opts.ray_address else {"num_cpus": opts.sandboxes}
-        ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+        _start(ray, opts)
     try:
         budget = ray.remote(num_cpus=0)(CallBudget).remote(opts.llm_concurrency, opts.rpm)
         rows_task = ray.remote(num_cpus=1, max_retries=0)(_rows)

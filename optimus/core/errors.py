@@ -31,6 +31,13 @@ class SandboxError(OptimusError):
     """A sandbox backend is unavailable or failed to start (not: the code inside it failed)."""
 
 
+class ExecutorError(OptimusError):
+    """The bench's executor could not start (a local Ray on a machine too busy for its start-up): the machine's
+    state, neither the user's input nor a bug of ours."""
+
+    exit_code = 1
+
+
 class SolverError(OptimusError):
     """A solver could not be run on a captured model."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,8 +58,22 @@ def _killed(result: RunResult, ctx: Context) -> str:
              "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB",
              "processes": f"the limit of {ctx.limits.processes} processes",
              "signal": "its sandbox (killed by a signal)"}.get(result.killed_by or "wall", str(result.killed_by))
-    return (f"The program was stopped: it exceeded {limit}. Look for an endless loop, a model far larger than "
-            f"needed, or missing solver time limits.{last_output(result, 'Its last output')}")
+    return (f"The program was stopped: it exceeded {limit}.{_time_went(result)} Look for an endless loop, a model "
+            f"far larger than needed, or missing solver time limits.{last_output(result, 'Its last output')}")
+
+
+def _time_went(result: RunResult) -> str:
+    """Where a wall-time limit's seconds went, in facts the user and the model can weigh: the program's own CPU
+    time, and the machine's load when it is busier than its cores (then the time may have gone to other work)."""
+    if (result.killed_by or "wall") != "wall":
+        return ""
+    cpu = result.resources.get("cpu_s")
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    used = f" It used {cpu:.3g} s of CPU in {result.wall_s:.3g} s" if cpu is not None and cpu < result.wall_s / 2 else ""
+    if load <= cores:
+        return f"{used}." if used else ""
+    busy = f"the machine was busy (load average {load:.0f} on {cores} cores): the time may have gone to other work"
+    return f"{used}, and {busy}." if used else f" While it ran, {busy}."
 
 
 def last_output(result: RunResult, heading: str) -> str:
