@@ -63,17 +63,22 @@ def _killed(result: RunResult, ctx: Context) -> str:
 
 
 def _time_went(result: RunResult) -> str:
-    """Where a wall-time limit's seconds went, in facts the user and the model can weigh: the program's own CPU
-    time, and the machine's load when it is busier than its cores (then the time may have gone to other work)."""
+    """Where a wall-time limit's seconds went, in facts the user and the model can weigh: whether the program was
+    mostly on the CPU, and whether the machine was busier than its cores (then the time may have gone to other
+    work). Said without numbers: the evidence is part of a prompt, and a rerun must ask the same question."""
     if (result.killed_by or "wall") != "wall":
         return ""
     cpu = result.resources.get("cpu_s")
-    load, cores = os.getloadavg()[0], os.cpu_count() or 1
-    used = f" It used {cpu:.3g} s of CPU in {result.wall_s:.3g} s" if cpu is not None and cpu < result.wall_s / 2 else ""
-    if load <= cores:
-        return f"{used}." if used else ""
-    busy = f"the machine was busy (load average {load:.0f} on {cores} cores): the time may have gone to other work"
-    return f"{used}, and {busy}." if used else f" While it ran, {busy}."
+    idle = cpu is not None and cpu < result.wall_s / 2
+    busy = os.getloadavg()[0] > (cores := os.cpu_count() or 1)
+    if idle and busy:
+        return (f" It was on the CPU under half of that time, and the machine was busier than its {cores} cores: "
+                "the time may have gone to other work.")
+    if idle:
+        return " It was on the CPU under half of that time: it was mostly waiting (sleep, input, a lock)."
+    if busy:
+        return f" The machine was busier than its {cores} cores: part of the time may have gone to other work."
+    return ""
 
 
 def last_output(result: RunResult, heading: str) -> str:
