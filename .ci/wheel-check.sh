@@ -34,5 +34,5 @@ done
 [ "${#solved[@]}" -gt 0 ] || { echo "wheel-check: no sandbox backend works here" >&2; exit 1; }
 # The Python API from the wheel, as a notebook uses it.
 venv/bin/python -c "import optimus; r = optimus.solve('problem', llm='reference', mode='prompt', sandbox='${solved[-1]}'); \
-print('wheel-check: optimus.solve ->', r.status, r.objective); assert r.status == 'solved'"
+assert r.status == 'solved', r.status; print('wheel-check: optimus.solve ->', r.status, f'{r.objective:.8g}')"
 echo "wheel-check: the installed wheel validated and solved nlp4lp/12 outside the checkout (full mode; ${solved[*]})"
