@@ -56,6 +56,8 @@ def test_a_data_what_if_reruns_the_program_with_no_model_call(tmp_path, capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "data.json fixed_cost[0]: 4200 → 4620" in out and "objective: 17711.2 → 18951.2" in out
+    # Only total_cost moves: the same centres stay open and every shipment stays (the README's exchange)
+    assert "\n1 value changed in output.json:\n  total_cost: 17711.2 → 18951.2\n" in out
     entry = log[-1]
     assert entry["after"]["objective"] == pytest.approx(expected(folder, "q1")["objective"], rel=1e-6)
     assert entry["calls"] == 2  # the question → change, and the paragraph; the variant's solve calls nothing

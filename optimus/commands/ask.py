@@ -40,6 +40,7 @@ from optimus.core.problem import Problem, load_problem
 from optimus.core.prompts import Prompt, render
 from optimus.core.sandbox import Limits, read_result_file
 from optimus.core.sandbox.files import read_object
+from optimus.core.terminal import SIGNIFICANT, number
 
 
 def load_run(run_dir: Path) -> Solved:
@@ -203,20 +204,20 @@ def table_lines(entry: dict) -> list[str]:
                  + (f" ({after['message']})" if after.get("message") else ""))
     if "difference" in entry:
         rel = f", {entry['relative']:+.2%}" if entry.get("relative") is not None else ""
-        lines.append(f"objective: {before['objective']:.10g} → {after['objective']:.10g} "
-                     f"(difference {entry['difference']:+.10g}{rel})")
+        lines.append(f"objective: {number(before['objective'])} → {number(after['objective'])} "
+                     f"(difference {entry['difference']:+.{SIGNIFICANT}g}{rel})")
     if after.get("predicted") is not None:
-        lines.append(f"predicted by the shadow prices: {after['predicted']:.10g} (the moved limits "
+        lines.append(f"predicted by the shadow prices: {number(after['predicted'])} (the moved limits "
                      f"{'stay' if after['predicted_within_range'] else 'do not all stay'} inside their ranges)")
     for r in after.get("shadow_prices", [])[:TOP]:
         rng = r.get("range") or [None, None]
-        lines.append(f"  row {r['name']}: activity {r['activity']:.10g}, shadow price {r['dual']:.10g}, "
+        lines.append(f"  row {r['name']}: activity {number(r['activity'])}, shadow price {number(r['dual'])}, "
                      f"holds for its limit in [{num_text(rng[0], '-inf')}, {num_text(rng[1], 'inf')}]")
     for c in after.get("reduced_costs", [])[:TOP]:
-        lines.append(f"  variable {c['name']}: value {c['value']:.10g}, reduced cost {c['reduced_cost']:.10g}")
+        lines.append(f"  variable {c['name']}: value {number(c['value'])}, reduced cost {number(c['reduced_cost'])}")
     if after.get("decisions"):
         total = after["decisions"][0]["of"]
-        lines.append(f"changed values ({after.get('decisions_of')}): {total}"
+        lines.append(f"{total} {'value' if total == 1 else 'values'} changed in {after.get('decisions_of')}"
                      + (f", the {TOP} largest moves first" if total > TOP else "") + ":")
         lines += [f"  {d['name']}: {num_text(d['before'], '–')} → {num_text(d['after'], '–')}" for d in after["decisions"]]
     elif after.get("status") in ("optimal", "solved"):

@@ -16,6 +16,7 @@ from optimus.commands.question import Request
 from optimus.core.diagnose import explain_infeasible
 from optimus.core.families.pulp.verify import sandboxed
 from optimus.core.sandbox import read_result_file
+from optimus.core.terminal import number
 
 TOP = 10  # decisions listed per answer
 CHANGED_TOL = 1e-7
@@ -67,7 +68,7 @@ def _agrees(raw: dict, cbc: dict, offset: float) -> str:
     a, b = raw.get("objective"), cbc.get("objective")
     if is_number(a) and is_number(b) and not math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-6):
         return "disagrees"
-    return f"agrees: {cbc['status']}" + (f" {b + offset:.10g}" if is_number(b) else "")
+    return f"agrees: {cbc['status']}" + (f" {number(b + offset)}" if is_number(b) else "")
 
 
 def _sensitivity(raw: dict, solved: Solved, dest: Path) -> dict:
@@ -132,4 +133,4 @@ def changed(before: dict[str, float], after: dict[str, float]) -> list[dict]:
 
 
 def num_text(x: Any, none: str) -> str:
-    return f"{x:g}" if is_number(x) else none
+    return number(x) if is_number(x) else none
