@@ -25,7 +25,7 @@ test: install
 
 # CI's load step: the hostile-code and timing-sensitive tests beside 50 busy processes of the sandbox's uid
 # (spinning and forking; tests/load.py starts them and kills them however it ends).
-# (The rest of the suite passed beside the same load in a session's runs; CI keeps to these to stay near 30 min.)
+# CI keeps to these files (about 20 min beside the load) so that it stays well under 40 min in all.
 UNDER_LOAD := tests/test_sandbox_hostile.py tests/test_bench.py tests/test_bench_options.py tests/test_startup.py
 test-under-load: install
 	$(BIN)/python -m tests.load --procs 50 -- $(BIN)/pytest -q -p no:cacheprovider $(UNDER_LOAD)
