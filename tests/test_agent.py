@@ -197,14 +197,16 @@ def test_killed_run_restarted_pays_for_nothing_already_answered(problem, scripte
     env = {**os.environ, "OPTIMUS_HOME": str(optimus_home), "PYTHONPATH": str(REPO)}
     first = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-    transcript = problem / "runs" / "latest" / "transcript.jsonl"
     deadline = time.monotonic() + 600  # a bound on a hang, not a speed test: start-up on a busy machine is slow
-    while not (transcript.exists() and '"stage": "codegen"' in transcript.read_text()):
+    # runs/latest names finished runs only: the run under way is the one folder in runs/
+    while not ((runs := [p for p in (problem / "runs").glob("2*") if (p / "transcript.jsonl").exists()])
+               and '"stage": "codegen"' in (runs[0] / "transcript.jsonl").read_text()):
         assert time.monotonic() < deadline and first.poll() is None, "the run never reached codegen"
         time.sleep(0.1)
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
-    first_run = (problem / "runs" / "latest").resolve()
+    first_run = runs[0].resolve()
+    assert not (problem / "runs" / "latest").exists()  # the killed run never finished
 
     hang.unlink()  # the rerun's program fails at once, and a debug round follows
     scripted_llm.enqueue("debug", fence(GOOD))

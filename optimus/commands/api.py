@@ -21,7 +21,7 @@ from optimus.core.loop import Options
 from optimus.core.loop import solve as solve_loop
 from optimus.core.problem import Problem, load_problem
 from optimus.core.report import Report
-from optimus.core.runstore import RunStore
+from optimus.core.runstore import RunStore, runs_base
 from optimus.core.sandbox import Limits, get_backend
 from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.sandbox.testrunner import require_test_runner
@@ -45,9 +45,10 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
                   samples: int = 1, timeout: float = 120.0, memory_mb: int = 4096, max_debug: int = 5,
                   max_fix: int = 5, rephrasings: int = 5, regen_tests: bool = False, optimal: bool = False,
                   assess: bool | None = None, use_cache: bool = True, solver: SolverOptions | None = None,
-                  **llm_settings: Any) -> Solve:
+                  runs_dir: str | Path | None = None, **llm_settings: Any) -> Solve:
     """Check the folder (errors raise SpecError naming file and field), then build the model client, the sandbox
     and the run folder. `solver`: time limit, MIP gap, threads, LP export (optimus.core.solver_options).
+    `runs_dir`: runs go to <runs_dir>/<folder name>/ instead of <folder>/runs/ (also $OPTIMUS_RUNS_DIR).
     `llm_settings`: model, base_url, temperature, max_tokens."""
     from optimus.core.validate import validate
 
@@ -62,7 +63,7 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     problem = load_problem(folder)
     box = get_backend(sandbox)
     require_test_runner(box.name, mode)  # before any model call: say so at once, never spend calls on it
-    run = RunStore(problem.root)
+    run = RunStore(problem.root, runs_base(problem.root, runs_dir))
     client = registry.get_client(llm, problem, transcript=run.dir / "transcript.jsonl", use_cache=use_cache,
                                  **llm_settings)
     limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=memory_mb)

@@ -38,6 +38,7 @@ from optimus.core.errors import ConfigError, OptimusError, SpecError
 from optimus.core.files import read_json
 from optimus.core.problem import Problem, load_problem
 from optimus.core.prompts import Prompt, render
+from optimus.core.runstore import problem_of, unfinished_message
 from optimus.core.sandbox import Limits, read_result_file
 from optimus.core.sandbox.files import read_object
 from optimus.core.terminal import SIGNIFICANT, number
@@ -46,7 +47,7 @@ from optimus.core.terminal import SIGNIFICANT, number
 def load_run(run_dir: Path) -> Solved:
     run_dir = Path(run_dir)
     if not (run_dir / "report.json").is_file():
-        raise SpecError(run_dir, "", "no report.json: pass a run folder `optimus solve` wrote (<problem>/runs/<stamp>)")
+        raise SpecError(run_dir, "", unfinished_message(run_dir))
     report = read_json(run_dir / "report.json")
     if not isinstance(report, dict) or report.get("status") not in ("solved", "ran", "infeasible", "unbounded"):
         status = report.get("status") if isinstance(report, dict) else None
@@ -55,7 +56,7 @@ def load_run(run_dir: Path) -> Solved:
     attempt = final_attempt(run_dir, report.get("winning_variant"))
     output = read_object(attempt, "output.json")[0]
     solution = read_object(attempt, "solution.json")[0] or {}
-    return Solved(run_dir, load_problem(run_dir.resolve().parent.parent), report, attempt, output, solution)
+    return Solved(run_dir, load_problem(problem_of(run_dir)), report, attempt, output, solution)
 
 
 # ---- the question → a typed request ------------------------------------------------------------------------

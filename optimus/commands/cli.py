@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import json
 import os
@@ -37,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `optimus logs | head`: the reader left; stop quietly, as cat does
         quiet_closed_pipes()
         return 141  # 128 + SIGPIPE, the shell's code for a writer whose reader left
+    except OSError as exc:
+        if os.environ.get("OPTIMUS_DEBUG") or exc.errno not in ENVIRONMENT_ERRNOS:
+            raise
+        print(f"optimus: error: {environment_fault(exc)}", file=sys.stderr)
+        return 2
     except Exception as exc:
         if os.environ.get("OPTIMUS_DEBUG"):
             raise
@@ -46,6 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if argv is None:  # the process's own command, about to exit: skip the last full collection (~30 ms)
             gc.freeze()
+
+
+# The machine's faults, not the input's nor ours: a read-only or full disk, a path we may not write.
+ENVIRONMENT_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM}
+
+
+def environment_fault(exc: OSError) -> str:
+    path = f" {exc.filename}" if exc.filename else ""
+    fix = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space"}.get(
+        exc.errno, "make it writable, or put runs elsewhere with --runs-dir DIR (or OPTIMUS_RUNS_DIR=DIR)")
+    return f"cannot write{path}: {exc.strerror} — the machine's, not your input's; {fix}"
 
 
 def quiet_closed_pipes() -> None:
@@ -106,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_solver_arguments(p)
     p.add_argument("--show", choices=["top", "all"], default="top",
                    help="decisions shown after the objective: the first 20 non-zero (top, default) or all")
+    p.add_argument("--runs-dir", type=Path, metavar="DIR",
+                   help="write runs to DIR/<folder name>/ instead of <folder>/runs/ (or set OPTIMUS_RUNS_DIR)")
     p.add_argument("--json", action="store_true", help="print report.json")
     p.set_defaults(func=cmd_solve)
 

@@ -12,6 +12,7 @@ from optimus.core.errors import SpecError
 from optimus.core.families.pulp.verify import verify_attempt
 from optimus.core.files import read_json
 from optimus.core.problem import load_problem
+from optimus.core.runstore import problem_of, unfinished_message
 from optimus.core.sandbox import Limits
 from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.tables import tables_dir
@@ -23,11 +24,13 @@ def diagnose_run(run_dir: Path, sandbox: SandboxBackend, limits: Limits) -> dict
     if not run_dir.is_dir():
         raise SpecError(run_dir, "", "no such run folder; pass <problem>/runs/<stamp>/ (or runs/latest)")
     report_path = run_dir / "report.json"
-    report = read_json(report_path) if report_path.exists() else {}
+    if not report_path.exists():
+        raise SpecError(run_dir, "", unfinished_message(run_dir))
+    report = read_json(report_path)
     if not isinstance(report, dict):
         raise SpecError(report_path, "$", "expected a JSON object (the report `optimus solve` writes)")
     workdir = final_attempt(run_dir, report.get("winning_variant"))
-    problem = load_problem(run_dir.resolve().parent.parent)
+    problem = load_problem(problem_of(run_dir))
     rephrased = workdir.parent / "statements.json"
     statements = read_json(rephrased) if rephrased.is_file() else problem.snop.problem_info
     if not (isinstance(statements, list) and all(isinstance(s, str) for s in statements)):

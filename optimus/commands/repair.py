@@ -39,6 +39,7 @@ from optimus.core.errors import ConfigError, SpecError
 from optimus.core.files import read_json
 from optimus.core.outcomes import NO_SOLUTION
 from optimus.core.problem import Problem, load_problem
+from optimus.core.runstore import problem_of
 from optimus.core.sandbox import Limits
 from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.tables import tables_dir
@@ -174,7 +175,7 @@ def start(run_dir: Path) -> tuple[Problem, dict, Path]:
     if not diagnosis or diagnosis.get("kind") not in NO_SOLUTION:
         raise SpecError(report_path, "verification.diagnosis",
                         f"the run is {report.get('status')!r}, not infeasible or unbounded: nothing to repair")
-    problem = load_problem(run_dir.resolve().parent.parent)
+    problem = load_problem(problem_of(run_dir))
     return problem, diagnosis, final_attempt(run_dir, report.get("winning_variant"))
 
 
@@ -382,7 +383,7 @@ def repair_dialogue(args: Any, answer: Callable[[str], str]) -> dict:
     sandbox = get_backend(args.sandbox)
     require_test_runner(sandbox.name, mode)
     # Before any round: a backend that cannot answer (no endpoint, no key) stops here, saying why (exit 2).
-    original = make_backend(args, load_problem(run_dir.resolve().parent.parent))
+    original = make_backend(args, load_problem(problem_of(run_dir)))
     print(f"optimus repair: LLM {original.name}:{original.model}"
           + (f" ({DESCRIPTION})" if original.name == "reference" else "") + f", sandbox {sandbox.name}, mode {mode}",
           file=sys.stderr)
@@ -394,7 +395,7 @@ def repair_dialogue(args: Any, answer: Callable[[str], str]) -> dict:
     def ask_model(prompt: Any) -> str:
         from optimus.core.prompts import messages
 
-        backend = make_backend(args, load_problem(run_dir.resolve().parent.parent))
+        backend = make_backend(args, load_problem(problem_of(run_dir)))
         client = LLMClient(backend, log=LLMLog() if backend.cacheable else None,
                            transcript=run_dir / "repair-transcript.jsonl")
         return client.chat("repair", messages(prompt), prompt.name, prompt.template_hash).text

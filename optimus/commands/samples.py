@@ -106,6 +106,9 @@ class SampleStore(RunStore):
         self.dir = consensus.sample_dir(run_dir, sample)
         self.dir.mkdir(parents=True, exist_ok=True)
 
+    def finished(self) -> None:  # the run's own report.json, not a sample's, makes it runs/latest
+        pass
+
 
 def generates_tests(problem: Problem, options: Options) -> bool:
     """Whether the run writes tests/test_generated.py: then the first sample writes it and the others wait."""

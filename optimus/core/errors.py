@@ -27,6 +27,11 @@ class LLMError(OptimusError):
     exit_code = 1
 
 
+class EnvironmentFault(OptimusError):
+    """The machine, not the input nor optimus: a read-only or full disk, a folder we may not write. Names the path
+    and the fix."""
+
+
 class SandboxError(OptimusError):
     """A sandbox backend is unavailable or failed to start (not: the code inside it failed)."""
 
