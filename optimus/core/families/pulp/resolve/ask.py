@@ -2,7 +2,8 @@
 
 REQUEST holds {"model": path, "budget_s": seconds, and one of
   "bounds": [{"name": column name or fnmatch pattern, "lower": number or null, "upper": number or null}]
-      (why / why not: a decision forced or forbidden; HiGHS, and CBC too for a MILP, on the changed model),
+      (why / why not: a decision forced or forbidden; HiGHS, and CBC too for a MILP, on the changed model: the
+      change made twice, on HiGHS's reading of model.mps and on PuLP's),
   "sensitivity": {"rows": [row patterns, e.g. "s5_*"], "cols": [column patterns], "delta": number}
       (an LP: shadow prices and ranging of the rows, reduced costs and cost ranging of the columns, read from
       HiGHS; for LP and MILP alike, the rows' limits moved by delta and the model solved again)}.
@@ -30,19 +31,38 @@ def matching(names: list[str], patterns: list[str]) -> list[int]:
     return [j for j, n in enumerate(names) if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
-def solve(model: Model, h, budget: float, cbc: bool) -> dict:
-    """Solve the (changed) solver `h`; for a MILP also CBC on the same changed model, written out as MPS."""
+def solve(model: Model, h, budget: float, change: dict | None) -> dict:
+    """Solve the (changed) solver `h`; for a MILP also CBC on the same change, made apart (cbc_on_changed)."""
     status = run_highs(h)
     info = h.getInfo()
     found = int(info.primal_solution_status) == 2 and status in ("optimal", "time_limit")
     out = {"status": status, "objective": float(info.objective_function_value) if found else None,
            "values": dict(zip(model.cols, map(float, h.getSolution().col_value))) if found else {}}
-    if cbc and model.is_mip:
+    if change is not None and model.is_mip:
+        out["cbc"] = cbc_on_changed(change, model.sense, budget)
+    return out
+
+
+def cbc_on_changed(change: dict, sense: str, budget: float) -> dict:
+    """CBC on the changed model, the change made a second time on PuLP's own reading of the captured model.mps
+    (never on HiGHS's written file: its integer bounds LI/UI are not in PuLP's MPS reader), written back by PuLP."""
+    import pulp
+
+    try:
+        variables, prob = pulp.LpProblem.fromMPS(change["model"], sense=pulp.LpMaximize if sense == "max"
+                                                 else pulp.LpMinimize)
+        for name, (lower, upper) in change.get("bounds", {}).items():
+            variables[name].lowBound, variables[name].upBound = lower, upper
+        for name, delta in change.get("rows", {}).items():
+            by_name = getattr(prob, "get_constraint_by_name", None)  # PuLP 3.3.2 on; a dict before
+            row = by_name(name) if by_name else prob.constraints[name]
+            row.changeRHS(-row.constant + delta)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "changed.mps")
-            h.writeModel(path)
-            out["cbc"] = solve_cbc(path, model.sense, budget)
-    return out
+            prob.writeMPS(path)
+            return solve_cbc(path, sense, budget)
+    except Exception as exc:  # noqa: BLE001 - a second opinion that cannot run says so; HiGHS's answer stands
+        return {"solver": "CBC", "status": "error", "objective": None, "error": f"{type(exc).__name__}: {exc}"}
 
 
 def with_bounds(model: Model, request: dict, budget: float) -> dict:
@@ -59,8 +79,9 @@ def with_bounds(model: Model, request: dict, budget: float) -> dict:
             upper[j] = upper[j] if b.get("upper") is None else float(b["upper"])
             applied.append({"name": model.cols[j], "lower": _finite(lower[j]), "upper": _finite(upper[j])})
     model.lp.col_lower_, model.lp.col_upper_ = lower, upper
+    change = {"model": request["model"], "bounds": {a["name"]: (a["lower"], a["upper"]) for a in applied}}
     out = {"applied": applied[:MAX_LISTED], "applied_count": len(applied), **solve(model, model.highs(budget),
-                                                                                   budget, cbc=True)}
+                                                                                   budget, change)}
     if out["status"] == "infeasible":
         out["infeasibility"] = explain_infeasible(model, time.monotonic() + budget)
     return out
@@ -70,7 +91,7 @@ def sensitivity(model: Model, request: dict, budget: float) -> dict:
     spec = request["sensitivity"]
     rows = matching(model.rows, spec.get("rows", []))
     cols = matching(model.cols, spec.get("cols", []))
-    after = moved(model, rows, float(spec.get("delta") or 1.0), budget)
+    after = moved(model, rows, float(spec.get("delta") or 1.0), budget, request["model"])
     if model.is_mip:  # no shadow prices: only the re-solve with the limits moved answers
         return {"kind": "milp", "moved": after}
     h = model.highs(budget)
@@ -92,14 +113,14 @@ def sensitivity(model: Model, request: dict, budget: float) -> dict:
             "row_count": len(rows), "col_count": len(cols), "moved": after}
 
 
-def moved(model: Model, rows: list[int], delta: float, budget: float) -> dict:
-    """A MILP: every finite limit of the rows moved by delta, then solved again."""
+def moved(model: Model, rows: list[int], delta: float, budget: float, path: str) -> dict:
+    """Every finite limit of the rows moved by delta, then solved again (a MILP by CBC too)."""
     h = model.highs(budget)
     lo, hi = np.asarray(model.lp.row_lower_, float), np.asarray(model.lp.row_upper_, float)
     for i in rows:
         h.changeRowBounds(i, lo[i] + delta if math.isfinite(lo[i]) else lo[i],
                           hi[i] + delta if math.isfinite(hi[i]) else hi[i])
-    after = solve(model, h, budget, cbc=True)
+    after = solve(model, h, budget, {"model": path, "rows": {model.rows[i]: delta for i in rows}})
     return {"delta": delta, "rows": [model.rows[i] for i in rows][:MAX_LISTED],
             "row_count": len(rows), **after}
 

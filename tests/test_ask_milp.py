@@ -1,0 +1,112 @@
+"""Why / why-not / sensitivity on a captured MILP: HiGHS answers on the changed model, and CBC answers on the same
+change made apart (PuLP's own reading of model.mps), for every kind of variable a PuLP program can declare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pulp
+import pytest
+
+from optimus.core.families.pulp.resolve.ask import run as resolve_ask
+
+OFFSET = 7.0  # the objective's constant term: model.mps cannot hold it, so no solver's answer includes it
+
+
+def hand_milp(change: dict | None = None) -> pulp.LpProblem:
+    """Our own MILP with one variable of each kind PuLP declares (PuLP has no semicontinuous variables):
+    min 3b + 2n + m + k + f + c + 7 over b binary, n integer in [2, 9], m integer in [-4, 6], k integer >= 0,
+    f free, c in [0, 5]; s1: n + f >= 4.5, s2: f >= -3, s3: b + c >= 1.5, s4: m + k >= -2.
+    By hand: b = 0, c = 1.5 (1.5); n = 2, f = 2.5 (6.5); m + k = -2 (-2): 6 without the constant.
+    `change` = {"bounds": {name: (lower, upper)}, "rows": {name: delta}} builds the changed model from scratch."""
+    change = change or {}
+    bounds = {"b": (0, 1), "n": (2, 9), "m": (-4, 6), "k": (0, None), "f": (None, None), "c": (0, 5),
+              **change.get("bounds", {})}
+    cat = {"b": "Binary", "n": "Integer", "m": "Integer", "k": "Integer", "f": "Continuous", "c": "Continuous"}
+    v = {name: pulp.LpVariable(name, *bounds[name], cat="Integer" if cat[name] == "Binary" and bounds[name] != (0, 1)
+                               else cat[name]) for name in bounds}
+    rows = change.get("rows", {})
+    prob = pulp.LpProblem("hand_milp", pulp.LpMinimize)
+    prob += 3 * v["b"] + 2 * v["n"] + v["m"] + v["k"] + v["f"] + v["c"] + OFFSET
+    prob += v["n"] + v["f"] >= 4.5 + rows.get("s1_a", 0), "s1_a"
+    prob += v["f"] >= -3 + rows.get("s2_b", 0), "s2_b"
+    prob += v["b"] + v["c"] >= 1.5 + rows.get("s3_c", 0), "s3_c"
+    prob += v["m"] + v["k"] >= -2 + rows.get("s4_d", 0), "s4_d"
+    return prob
+
+
+def truth(change: dict) -> float:
+    """The changed model built from scratch, solved by CBC: the objective without its constant."""
+    prob = hand_milp(change)
+    prob.solve(pulp.PULP_CBC_CMD(msg=False))
+    assert pulp.LpStatus[prob.status] == "Optimal"
+    return pulp.value(prob.objective) - OFFSET
+
+
+@pytest.fixture
+def mps(tmp_path: Path) -> str:
+    path = tmp_path / "model.mps"
+    hand_milp().writeMPS(str(path))
+    return str(path)
+
+
+# (question kind, request, the objective by hand, the same change for the model built from scratch)
+CASES = [
+    ("why-not: b forced to 1", {"bounds": [{"name": "b", "lower": 1}]}, 8.0, {"bounds": {"b": (1, 1)}}),
+    ("why: n forbidden below 5 (a general integer)", {"bounds": [{"name": "n", "lower": 5}]}, 9.0,
+     {"bounds": {"n": (5, 9)}}),
+    ("why-not: m held at most -3 (an integer below 0)", {"bounds": [{"name": "m", "upper": -3}]}, 6.0,
+     {"bounds": {"m": (-4, -3)}}),
+    ("why: k forced to 4 (an integer without upper bound)", {"bounds": [{"name": "k", "lower": 4, "upper": 4}]}, 8.0,
+     {"bounds": {"k": (4, 4)}}),
+    # f <= 1: n = 3 would need f >= 1.5, so n = 4 and f = 0.5 (8.5 where 6.5 was)
+    ("why: f held at most 1 (a free variable)", {"bounds": [{"name": "f", "upper": 1}]}, 8.0, {"bounds": {"f": (None, 1)}}),
+    ("why-not: c and b held at 0 (a pattern)", {"bounds": [{"name": "[bc]", "upper": 0}]}, None, None),
+    ("sensitivity: s1 moved by 1", {"sensitivity": {"rows": ["s1_*"], "delta": 1}}, 7.0, {"rows": {"s1_a": 1}}),
+    # m + k >= -3.5 over integers is m + k >= -3: one better, not 1.5 better, than before
+    ("sensitivity: s4 moved by -1.5", {"sensitivity": {"rows": ["s4_*"], "delta": -1.5}}, 5.0, {"rows": {"s4_d": -1.5}}),
+]
+
+
+@pytest.mark.parametrize("kind, request_, by_hand, same", CASES, ids=[c[0] for c in CASES])
+def test_a_milp_question_is_answered_by_highs_and_cbc_agreeing(mps, kind, request_, by_hand, same):
+    """Failed before: CBC read HiGHS's written file with PuLP's reader, which does not know LI/UI (`PulpError:
+    Unknown bound LI`) — every bounds or sensitivity question on a MILP with general integers."""
+    raw = resolve_ask({"model": mps, "budget_s": 20, **request_})
+    assert "error" not in raw and raw["mip"]
+    answer = raw["moved"] if "sensitivity" in request_ else raw
+    cbc = answer["cbc"]
+    if by_hand is None:  # b = c = 0 breaks s3: both solvers say infeasible, and the conflict is explained
+        assert answer["status"] == cbc["status"] == "infeasible"
+        assert "s3_c" in raw["infeasibility"]["rows"]
+        return
+    assert answer["status"] == cbc["status"] == "optimal"
+    assert answer["objective"] == pytest.approx(by_hand, abs=1e-6)
+    assert cbc["objective"] == pytest.approx(by_hand, abs=1e-6)
+    assert truth(same) == pytest.approx(by_hand, abs=1e-6)
+
+
+def test_a_maximised_milp_keeps_its_sense_in_the_second_opinion(tmp_path):
+    """max 5x + 4y, x, y integers in [0, 10], 6x + 4y <= 24, x + 2y <= 6: (4, 0) gives 20 (the LP's vertex
+    (3, 1.5) gives 21); x held at most 2: (2, 2) gives 18, as y <= 2 then."""
+    prob = pulp.LpProblem("max_milp", pulp.LpMaximize)
+    x, y = pulp.LpVariable("x", 0, 10, cat="Integer"), pulp.LpVariable("y", 0, 10, cat="Integer")
+    prob += 5 * x + 4 * y
+    prob += 6 * x + 4 * y <= 24, "s1_wood"
+    prob += x + 2 * y <= 6, "s2_paint"
+    prob.writeMPS(str(tmp_path / "model.mps"))
+    raw = resolve_ask({"model": str(tmp_path / "model.mps"), "budget_s": 20, "bounds": [{"name": "x", "upper": 2}]})
+    assert raw["sense"] == "max" and raw["objective"] == pytest.approx(18) and raw["cbc"]["objective"] == pytest.approx(18)
+
+
+def test_a_model_cbc_cannot_read_is_answered_by_highs_and_says_so(tmp_path):
+    """A semicontinuous column (HiGHS's MPS reader knows SC bounds; PuLP neither declares nor reads them): HiGHS's
+    answer stands, the second opinion reports why it is missing instead of failing the question."""
+    (tmp_path / "model.mps").write_text(
+        "NAME sc\nROWS\n N  OBJ\n G  s1_need\nCOLUMNS\n    MARKER  'MARKER'  'INTORG'\n    z  OBJ  1\n    z  s1_need  1\n"
+        "    MARKER  'MARKER'  'INTEND'\n    x  OBJ  2\n    x  s1_need  1\nRHS\n    RHS  s1_need  3\nBOUNDS\n"
+        " UP BND z 1\n SC BND x 10\nENDATA\n")
+    raw = resolve_ask({"model": str(tmp_path / "model.mps"), "budget_s": 20, "bounds": [{"name": "z", "upper": 0}]})
+    # z = 0: x (0, or in [0, 10]: its lower bound is 0) covers s1 alone, x = 3 at cost 6
+    assert raw["status"] == "optimal" and raw["objective"] == pytest.approx(6)
+    assert raw["cbc"]["status"] == "error" and "SC" in raw["cbc"]["error"]
