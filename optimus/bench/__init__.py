@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+import types
 from pathlib import Path
 
 from optimus.core.errors import ConfigError
@@ -109,3 +111,16 @@ def run_from_args(args: argparse.Namespace) -> int:
     print(path.read_text())
     print(f"wrote {out / 'results.jsonl'}, {path}, {out / 'summary.png'}")
     return 0
+
+
+class _CallablePackage(types.ModuleType):
+    """`optimus.bench(...)` is the API's function (README: From Python), yet importing this package makes
+    `optimus.bench` the package: calling the package calls the function, so both spellings keep working."""
+
+    def __call__(self, *args, **kwargs):
+        from optimus.commands.api import bench
+
+        return bench(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from optimus.commands.arguments import check, check_values, refuse_unknown
 from optimus.core.errors import ConfigError, SpecError
 from optimus.core.llm import LLMClient, registry
 from optimus.core.loop import Options
@@ -26,6 +27,7 @@ from optimus.core.sandbox import Limits, get_backend
 from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.sandbox.testrunner import require_test_runner
 from optimus.core.solver_options import SolverOptions
+from optimus.core.stages import BASELINE_MODES, MODES
 
 
 @dataclass
@@ -52,13 +54,18 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     `llm_settings`: model, base_url, temperature, max_tokens."""
     from optimus.core.validate import validate
 
+    check("solve", {"llm": llm, "mode": mode, "sandbox": sandbox, "samples": samples, "timeout": timeout,
+                    "memory_mb": memory_mb, "max_debug": max_debug, "max_fix": max_fix, "rephrasings": rephrasings,
+                    **llm_settings})
     if samples < 1:
         raise ConfigError(f"--samples {samples}: the number of independent formulations must be at least 1")
     findings = validate(Path(folder))
     errors = [f for f in findings if f.level == "error"]
     if errors:
-        invalid = SpecError(Path(folder), "", f"{len(errors)} error(s) in the problem folder; fix them and rerun")
-        invalid.findings = errors  # each names its file and field (the terminal prints them)
+        listed = "".join(f"\n  {f}" for f in errors)
+        invalid = SpecError(Path(folder), "",
+                            f"{len(errors)} error(s) in the problem folder; fix them and rerun:{listed}")
+        invalid.findings = errors  # each names its file and field
         raise invalid
     problem = load_problem(folder)
     box = get_backend(sandbox)
@@ -97,10 +104,16 @@ def bench(folders: Sequence[str | Path], *, out: str | Path = "results/bench", m
     `roles`: also measure the model as solver, verifier and heuristic (README: the model's roles)."""
     import json
     import time
+    from dataclasses import fields
 
     from optimus.bench.runner import BenchOptions, run_bench
     from optimus.bench.summary import write_summary
 
+    refuse_unknown("bench", settings, {f.name for f in fields(BenchOptions)} | {"base_url"})
+    check_values("bench", {"llm": llm, **settings})
+    for mode in modes or ():
+        if mode not in MODES + BASELINE_MODES:
+            raise ValueError(f"optimus.bench(): mode {mode!r} is not one of {', '.join(MODES + BASELINE_MODES)}")
     model_settings = {k: settings.pop(k) for k in ("model", "base_url") if k in settings}
     if llm != "reference":  # one model shared by every row; the reference backend answers per folder
         settings["make_backend"] = lambda: registry.get_backend(llm, **model_settings)
@@ -130,6 +143,7 @@ def new(request: str | Path, dest: str | Path, *, data: Sequence[str | Path] = (
 
     from optimus.commands.new import ask_user, create, make_client
 
+    check("new", {"llm": llm, "force": force, "yes": yes, **llm_settings})
     path = Path(request) if isinstance(request, Path) or Path(str(request)).is_file() else None
     text = path.read_text(encoding="utf-8") if path else str(request)
     args = argparse.Namespace(llm=llm, no_cache=False, **{k: llm_settings.get(k) for k in registry.SETTINGS})
@@ -150,6 +164,8 @@ def repair(run_dir: str | Path, *, accept: int | None = None, answer: Callable[[
 
     from optimus.commands.repair import repair_dialogue
 
+    check("repair", {"accept": accept, "rounds": rounds, "candidates": candidates, "mode": mode, "llm": llm,
+                     "sandbox": sandbox, "timeout": timeout, **llm_settings})
     if answer is None and accept is None:
         raise ConfigError("optimus.repair needs answer= (a function of the proposal) or accept= (a candidate)")
     args = argparse.Namespace(run_dir=Path(run_dir), accept=accept, refuse=",".join(refuse), rounds=rounds,

@@ -17,7 +17,6 @@ from optimus.commands.api import Solve, prepare_solve
 from optimus.commands.api import run_solve as run_solve_setup
 from optimus.core import families
 from optimus.core.assumptions import result_lines
-from optimus.core.errors import SpecError
 from optimus.core.llm import registry
 from optimus.core.report import Report
 from optimus.core.solver_options import SolverOptions
@@ -27,12 +26,7 @@ from optimus.core.terminal import TOP_DECISIONS, decisions, number, table, timin
 def run_solve(args: argparse.Namespace) -> int:
     """`optimus solve`: optimus.commands.api.solve, with the terminal's lines around it."""
     console = Console(stderr=True, highlight=False, soft_wrap=True)
-    try:
-        setup = prepare_folder(args)
-    except SpecError as exc:
-        for finding in getattr(exc, "findings", []):
-            print(finding)
-        raise
+    setup = prepare_folder(args)  # a folder with errors raises them all, in the message
     for finding in setup.warnings:  # the run goes on, but a "ten" where a number belongs is said first
         console.print(str(finding), markup=False)
     family = drop_unread_options(setup, console)
