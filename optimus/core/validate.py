@@ -4,9 +4,10 @@ Each problem found is one Finding: file, field or JSON path, and what was expect
 Only what makes the problem unsolvable is an error (exit 2): a SNOP or data.json that cannot be read at all, a
 folder without a SNOP, a file that leads outside the folder, a key input_format names that data.json lacks
 under any spelling, an expected.json or tests/ that cannot be read, a table or column of data/ that input_format
-or data/README names and the files lack. Everything else — a template line that
-cannot be read, a shape that disagrees with the template, a number written as a string, keys not described —
-is a warning: the loop goes on, and the data summary tells the model the true shapes.
+or data/README names and the files lack. Everything else — a section or column line of data/README.md naming no
+table or column of data/, a template line that cannot be read, a shape that disagrees with the template, a number
+written as a string, keys not described — is a warning: the loop goes on, and the data summary tells the model
+the true shapes.
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ def validate(root: Path | str) -> list[Finding]:
         findings += DataCheck(problem, inputs.entries, data).run()
     return findings + non_finite(problem) + [
         Finding("error", str(problem.root / file), where, message)
-        for file, where, message in tables.missing(problem.root, problem.snop.input_format)]
+        for file, where, message in tables.missing(problem.root, problem.snop.input_format)] + [
+        Finding("warning", file, where, message) for file, where, message in tables.undescribed(problem.root)]
 
 
 def _check_given(problem: Problem) -> list[Finding]:

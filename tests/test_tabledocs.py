@@ -1,0 +1,126 @@
+"""Tables carry their descriptions (issue 29): data/README.md's words reach every prompt that sees the data summary,
+never a value; a described table or column data/ lacks is a warning; a CSV thousands of columns wide is read in
+bounded memory and reaches the first model call."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from optimus.commands.cli import main
+from optimus.core import tabledocs
+from optimus.core.validate import validate
+from tests.test_tables import mix_folder
+
+ROOT = Path(__file__).resolve().parents[1]
+# Values of a table the program never needs: they must never reach a prompt.
+SUPPLIER, PRICE = "Quizzlewick Forge", 271828.5
+README = """# The workshop's tables
+All money is in euros.
+## products.csv
+One row per product the workshop can make.
+- name: the product's name
+- profit: the profit of one unit, in euros
+- `hours`: the hours of work one unit takes,
+  counted in whole hours
+## limits.csv
+One row per limit on the week's work.
+- resource: which limit the row sets
+- available: how much of it there is
+## data/suppliers.csv
+One row per supplier of raw steel.
+- supplier: who sells it
+- price: the price of a tonne
+"""
+COLUMN_LINES = ["- profit: the profit of one unit, in euros",
+                "- hours: the hours of work one unit takes, counted in whole hours",
+                "- available: how much of it there is", "- price: the price of a tonne"]
+
+
+def described_folder(root: Path) -> Path:
+    folder = mix_folder(root, "csv")
+    (folder / "data" / "suppliers.csv").write_text(f"supplier,price\n{SUPPLIER},{PRICE}\nOther Mill,12.5\n")
+    (folder / "data" / "README.md").write_text(README)
+    return folder
+
+
+def test_the_parser_reads_sections_rows_and_column_lines():
+    preamble, docs = tabledocs.parse(README)
+    assert preamble == ["All money is in euros."]
+    assert [d.file for d in docs] == ["products.csv", "limits.csv", "suppliers.csv"]
+    assert docs[0].about == ["One row per product the workshop can make."]
+    assert docs[0].columns["hours"] == "the hours of work one unit takes, counted in whole hours"
+    assert list(docs[2].columns) == ["supplier", "price"]
+
+
+def test_descriptions_reach_formulate_and_codegen_never_a_value(tmp_path):
+    folder = described_folder(tmp_path / "p")
+    assert main(["solve", str(folder), "--llm", "reference", "--sandbox", "process", "--mode", "prompt"]) == 0
+    transcript = (folder / "runs" / "latest" / "transcript.jsonl").read_text()
+    prompts = {}
+    for line in transcript.splitlines():
+        record = json.loads(line)
+        prompts[record["stage"]] = "\n".join(m["content"] for m in record["messages"])
+    assert {"formulate", "codegen"} <= prompts.keys()
+    for stage in ("formulate", "codegen"):
+        for column_line in COLUMN_LINES:
+            assert column_line in prompts[stage], (stage, column_line)
+        assert "One row per supplier of raw steel." in prompts[stage] and "All money is in euros." in prompts[stage]
+    for value in (SUPPLIER, "Quizzlewick", "271828", "Other Mill", "gear", "shaft", "valve"):
+        assert value not in transcript, value
+
+
+def test_a_described_table_or_column_data_lacks_is_a_warning_naming_readme(tmp_path, capsys):
+    folder = described_folder(tmp_path / "p")
+    (folder / "data" / "README.md").write_text(README + "- weight: the weight of one unit\n## ghosts.csv\n"
+                                              "- haunt: where\n")
+    findings = validate(folder)
+    warnings = [str(f) for f in findings if f.level == "warning" and f.file.endswith("README.md")]
+    assert any("suppliers.csv: weight" in w and "data/suppliers.csv does not have" in w for w in warnings), warnings
+    assert any("ghosts.csv" in w and "a section for a table" in w for w in warnings), warnings
+    assert not [f for f in findings if f.level == "error"]
+    assert main(["validate", str(folder)]) == 0
+    assert "README.md: ghosts.csv" in capsys.readouterr().out
+    # a column the text names and the table lacks stays an error
+    snop = json.loads((folder / "snop.json").read_text())
+    snop["input_format"] += "\ndata/suppliers.csv(supplier, weight)"
+    (folder / "snop.json").write_text(json.dumps(snop))
+    assert main(["validate", str(folder)]) == 2
+    assert "column 'weight' is named" in capsys.readouterr().out
+
+
+WIDE_SOLVER = """import json
+json.dump({"make": {}}, open("output.json", "w"))
+json.dump({"status": "optimal", "objective": 0.0, "values": {}}, open("solution.json", "w"))
+"""
+
+
+def wide_folder(root: Path, columns: int = 8000, rows: int = 300) -> Path:
+    folder = mix_folder(root, "csv")
+    with open(folder / "data" / "wide.csv", "w") as fh:
+        fh.write(",".join(["site"] + [f"d{j}" for j in range(1, columns)]) + "\n")
+        fh.writelines(",".join([f"s{i}"] + [str((i * 31 + j) % 97) for j in range(1, columns)]) + "\n"
+                      for i in range(rows))
+    (folder / "data" / "README.md").write_text("## wide.csv\nOne row per site; a column per day.\n"
+                                               "- site: the site's name\n- d1: the first day's demand\n")
+    (folder / "reference" / "solver.py").write_text(WIDE_SOLVER)
+    return folder
+
+
+def test_a_csv_of_8000_columns_validates_and_reaches_the_first_model_call(tmp_path):
+    folder = wide_folder(tmp_path / "w")
+    optimus = str(Path(sys.executable).parent / "optimus")
+    done = subprocess.run([optimus, "validate", str(folder)], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run([optimus, "solve", str(folder), "--llm", "reference", "--sandbox", "process", "--mode",
+                           "prompt"], capture_output=True, text=True, timeout=600, check=False)
+    transcript = folder / "runs" / "latest" / "transcript.jsonl"
+    assert transcript.is_file(), done.stdout + done.stderr
+    first = json.loads(transcript.read_text().splitlines()[0])
+    prompt = first["messages"][-1]["content"]
+    assert first["stage"] == "formulate"
+    assert "data/wide.csv: 300 rows; 8000 columns: site VARCHAR, d1 … d7999 BIGINT (7999 columns)" in prompt
+    assert "- d1: the first day's demand" in prompt and "s17" not in prompt
+    assert len(prompt) < 8000  # the width is a figure of the summary, not a column name per column
