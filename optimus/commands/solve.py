@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -25,7 +26,8 @@ from optimus.core.terminal import TOP_DECISIONS, decisions, number, table, timin
 
 def run_solve(args: argparse.Namespace) -> int:
     """`optimus solve`: optimus.commands.api.solve, with the terminal's lines around it."""
-    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    # On a terminal, lines wrap at word boundaries to its width; into a file or a pipe, a fact stays one line.
+    console = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
     setup = prepare_folder(args)  # a folder with errors raises them all, in the message
     for finding in setup.warnings:  # the run goes on, but a "ten" where a number belongs is said first
         console.print(str(finding), markup=False)
@@ -115,11 +117,16 @@ def name_diagnosis_limits(report: Report, setup: Solve, say: Callable[[str], Non
     if not (isinstance(statements, list) and all(isinstance(s, str) for s in statements)):
         statements = setup.problem.snop.problem_info
     prober = Prober(attempt, setup.sandbox, setup.options.limits, tables_dir(setup.problem.root))
+    say("diagnosis: re-running the program with limits moved, to name them by data.json key as optimus repair "
+        "does…")
     started = time.monotonic()
     named = name_limits(diagnosis, statements, setup.problem.data, prober)
-    if prober.runs:  # seconds the timing line (the solve's own) does not count
-        say(f"diagnosis: re-ran the program {prober.runs} time(s) in {time.monotonic() - started:.1f} s to name "
-            "its limits by data.json key, as optimus repair does")
+    spent = time.monotonic() - started
+    if prober.runs:
+        say(f"diagnosis: re-ran the program {prober.runs} time(s) in {spent:.1f} s")
+    for key in ("total", "sandbox"):  # the timing line adds up to the wall time, the diagnosis's runs included
+        if isinstance(report.seconds.get(key), (int, float)):
+            report.seconds[key] = round(report.seconds[key] + spent, 3)
     report.verification["diagnosis"] = named
     return named is not diagnosis
 
@@ -141,7 +148,8 @@ def result_line(report: Report) -> tuple[str, str, str]:
     """The first result line as (status, message, meaning), one level of parentheses in all: the status
     detail, the message and the meaning each bring their own, so the line is unnested as a whole."""
     head = report.status_detail or report.status
-    meaning = STATUS_WORDS.get(report.status, "")
+    # A verified solve's message already says what it rests on; the status word's meaning would repeat it.
+    meaning = "" if report.status == "solved" and report.verified else STATUS_WORDS.get(report.status, "")
     if report.status in ("infeasible", "unbounded"):
         meaning += "; " + NO_SOLUTION_CHECKED[bool(report.verified)]
     tail = f" ({meaning})" if meaning else ""
@@ -153,7 +161,7 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
     colour = "green" if report.verified else "yellow" if report.status == "ran" else "red"
     head, message, meaning = result_line(report)
     console.print(f"[bold {colour}]{escape(head)}[/]{escape(message)}" + (f"[dim]{escape(meaning)}[/]" if meaning
-                                                                           else ""), soft_wrap=True)
+                                                                           else ""))
     for line in result_lines(report):  # assumptions, goal stages, warnings (optimus.core.assumptions)
         console.print(line, markup=False)
     for check in report.checks:
@@ -168,7 +176,7 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
     if report.status in ("solved", "ran", "failed"):
         show_decisions(report, console, show_all)
     verification = report.verification or {}
-    if verification.get("summary"):
+    if verification.get("summary") and verification["summary"] not in (report.message or ""):  # each fact once
         console.print(f"  verify: {verification['summary']}", markup=False)
     diagnosis = verification.get("diagnosis") or {}
     if diagnosis.get("message"):
@@ -188,11 +196,12 @@ def show_decisions(report: Report, console: Console, show_all: bool) -> None:
     if found is None:
         return
     path, output = found
-    rows, count = decisions(output, None if show_all else TOP_DECISIONS)
-    if not count:
-        console.print(f"  decisions: every value in {path.name} is zero", markup=False)
+    rows, count = decisions(output, None if show_all else TOP_DECISIONS, zeros=show_all)
+    if not count and not show_all:
+        console.print(f"  decisions: every value in {path.name} is zero; --show all lists them", markup=False)
         return
-    shown = f"all {count} non-zero" if len(rows) == count else f"{len(rows)} of {count} non-zero; --show all for the rest"
+    shown = (f"all {len(rows)}, {count} non-zero" if show_all else f"all {count} non-zero" if len(rows) == count
+             else f"{len(rows)} of {count} non-zero; --show all for every one")
     note = "" if report.verified else ", not verified"
     console.print(f"  decisions from {path} — {shown}{note}", markup=False)
     for line in table(rows):

@@ -76,9 +76,11 @@ def timings(seconds: dict[str, Any], samples: int = 1) -> str:
     return f"time {s('total')} in all; model {s('llm')}, {sandbox}"
 
 
-def decisions(output: Any, limit: int | None = TOP_DECISIONS) -> tuple[list[tuple[str, str]], int]:
-    """output.json's non-zero entries as (name, value) rows in output order, `ship[2][0]` style, the first
-    `limit` (None: all); and how many non-zero entries there are in all. Iterative: the file is the program's."""
+def decisions(output: Any, limit: int | None = TOP_DECISIONS,
+              zeros: bool = False) -> tuple[list[tuple[str, str]], int]:
+    """output.json's non-zero entries (every entry with `zeros`) as (name, value) rows in output order,
+    `ship[2][0]` style, the first `limit` (None: all); and how many non-zero entries there are in all.
+    Iterative: the file is the program's."""
     rows: list[tuple[str, str]] = []
     count = 0
     stack: list[tuple[str, Any]] = [("", output)]
@@ -88,9 +90,9 @@ def decisions(output: Any, limit: int | None = TOP_DECISIONS) -> tuple[list[tupl
             stack.extend((f"{name}.{k}" if name else str(k), v) for k, v in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((f"{name}[{i}]", v) for i, v in reversed(list(enumerate(value))))
-        elif _nonzero(value):
-            count += 1
-            if limit is None or len(rows) < limit:
+        else:
+            count += _nonzero(value)
+            if (zeros or _nonzero(value)) and (limit is None or len(rows) < limit):
                 rows.append((name or "value", number(value)))
     return rows, count
 

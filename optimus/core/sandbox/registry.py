@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import textwrap
 import threading
 
 from optimus.core.errors import ConfigError, SandboxError
@@ -77,12 +79,11 @@ def _make(name: str) -> Backend:
     global _warned
     if name == "process" and not _warned:
         _warned = True
-        print(
-            "optimus: warning: the 'process' sandbox cannot hold "
-            + "; ".join(cannot_hold())
-            + ". Install bubblewrap or docker (see `optimus sandbox doctor`).",
-            file=sys.stderr,
-        )
+        text = ("optimus: warning: the 'process' sandbox cannot hold " + "; ".join(cannot_hold())
+                + ". Install bubblewrap or docker (see `optimus sandbox doctor`).")
+        if sys.stderr.isatty():  # wrapped at words to the terminal's width, as the solve's own lines are
+            text = textwrap.fill(text, width=shutil.get_terminal_size().columns, break_on_hyphens=False)
+        print(text, file=sys.stderr)
     return BACKENDS[name]()
 
 
