@@ -25,6 +25,8 @@ EXTRA = {
     "new": {"request": "R", "data_files": "D"},  # optimus/commands/new.py
     "repair": {"conflict": "C", "protected": "P", "answer": "A"},  # optimus/commands/repair.py
     "ambiguity": {"formulation_a": "A", "formulation_b": "B"},  # optimus/core/stages/ambiguity.py
+    "review": {"status": "S", "lang": "python", "conflict": "C", "diagnosis": "D", "formulation_rows": "F",
+               "code_rows": "R"},  # optimus/core/stages/review.py
     "ask": {"variables": "V", "rows": "R", "question": "Q"},  # optimus/commands/ask.py
     "ask_words": {"question": "Q", "table": "T"},
     # optimus/bench/roles.py: the model as solver, verifier and heuristic

@@ -44,6 +44,8 @@ from optimus.core.stages.context import Context
 from optimus.core.stages.execute import execute
 from optimus.core.stages.formulate import formulate
 from optimus.core.stages.rephrase import Rejected, rephrase
+from optimus.core.stages.review import answer as no_solution_words
+from optimus.core.stages.review import explained, review
 from optimus.core.stages.testgen import TestSource, resolve_tests
 from optimus.core.stages.testrun import TestOutcome, run_tests
 from optimus.core.terminal import solution_line
@@ -119,6 +121,7 @@ class VariantResult:
     ran: bool = False  # it ran, every check passed, but nothing could verify it (no tests, no re-solve)
     assessment: list[dict] | None = None  # the self-assessment rounds (None: assessment off)
     attempt: str = ""  # the run folder of the last program run (relative to the run's folder)
+    review: dict | None = None  # a proven "no solution" read against its statements (optimus.core.stages.review)
 
 
 @dataclass
@@ -178,6 +181,7 @@ class Attempt:
     check: Verdict | None = None  # the family's re-check of the current program
     tested: dict[str, TestOutcome] = field(default_factory=dict)  # its test outcomes, by test kind
     result: VariantResult = field(default_factory=VariantResult)
+    reviewed: bool = False  # a proven "no solution" was read against its statements (once per variant)
 
     @property
     def phase(self) -> Phase:
@@ -237,6 +241,31 @@ def family_recheck(a: Attempt) -> Outcome:
                   f"not verified: {evidence.splitlines()[0].removeprefix('- ')}")
 
 
+def proven_no_solution(a: Attempt) -> Outcome:
+    """An infeasible or unbounded model the re-check confirms and the user's statements explain is an answer,
+    in every mode that repairs: its rows are read against their statements once (one model call), a misreading
+    is rewritten once, and otherwise the loop stops with the answer and the repair command. Not when
+    expected.json says the problem has a solution (then it is an error to fix), nor where expected.json or the
+    caller (optimus repair) already settles it."""
+    status, expected = a.status, (a.ctx.problem.expected or {}).get("status")
+    if (status not in NO_SOLUTION or a.check.outcome != "agrees" or not explained(a.check.diagnosis)
+            or not a.phase.debug or expected in FOUND or status == expected or a.options.no_solution_is_an_answer):
+        return OK
+    if not a.reviewed:
+        a.reviewed = True
+        verdict = review(a.ctx, a.formulation, a.code, status, a.check.diagnosis)
+        a.result.review = verdict.to_dict()
+        a.progress(f"review {a.number}: {verdict.summary}")
+        if verdict.misreading:
+            try:
+                return Rewrite(a.formulation, cg.fix(a.ctx, a.formulation, a.code, verdict.evidence()))
+            except LLMError as exc:
+                a.result.review["rewrite"] = f"no usable rewrite: {exc}"
+    a.result.verified = True
+    return Stop(no_solution_words(status, a.check.diagnosis, a.ctx.snop.problem_info, a.ctx.problem.data,
+                                  str(a.ctx.run.dir)))
+
+
 def verdict_without_tests(a: Attempt) -> Outcome:
     """A mode without tests ends on the re-check's word; "no solution" ends where expected.json says so."""
     status, expected = a.status, (a.ctx.problem.expected or {}).get("status")
@@ -291,8 +320,8 @@ def self_assess(a: Attempt) -> Outcome:
 
 
 # Every program passes through these, in order. Adding a stage is adding a step here (ARCHITECTURE.md).
-STEPS: list[Callable[[Attempt], Outcome]] = [run_program, harness_checks, family_recheck, verdict_without_tests,
-                                             run_phase_tests, self_assess]
+STEPS: list[Callable[[Attempt], Outcome]] = [run_program, harness_checks, family_recheck, proven_no_solution,
+                                             verdict_without_tests, run_phase_tests, self_assess]
 
 
 def solve(problem: Problem, client: LLMClient, sandbox: SandboxBackend, run: RunStore, options: Options,
@@ -520,6 +549,7 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.family = ctx.family.name if ctx.family else None
     report.checks = result.checks
     report.assessment = result.assessment
+    report.review = result.review
     if result.verified:
         report.status = "solved" if report.solver_status in FOUND else report.solver_status
     elif report.solver_status in NO_SOLUTION:

@@ -46,6 +46,8 @@ class Report:
     # The self-assessment rounds after the tests passed: scores and reasons per step, and what was done
     # about a 0 (optimus.core.stages.assess). The model's judgement, not a check; None when assessment was off.
     assessment: list[dict[str, Any]] | None = None
+    # A proven "no solution" read against its statements before it was the answer (optimus.core.stages.review)
+    review: dict[str, Any] | None = None
     attempts: dict[str, int] = field(default_factory=dict)
     variants: list[dict[str, Any]] = field(default_factory=list)
     winning_variant: int | None = None

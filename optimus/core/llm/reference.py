@@ -77,6 +77,11 @@ class ReferenceBackend:
             return fence("json", json.dumps({"steps": [
                 {"step": s, "score": 1, "reason": "not judged: the offline reference backend has no model"}
                 for s in ("formulation", "code", "output")]}))
+        if stage == "review":  # a proven "no solution" read against its statements: reference/review.json, else
+            # no misreading (the reference program is the folder author's reading; the report says who answered)
+            if (ref / "review.json").is_file():
+                return fence("json", (ref / "review.json").read_text())
+            return fence("json", json.dumps({"rows": [], "misreading": False}))
         if stage in ("codegen", "debug", "fix") and (ref / "problem.pddl").is_file():
             return fence("pddl", (ref / "problem.pddl").read_text())
         if stage in ("codegen", "debug", "fix"):
