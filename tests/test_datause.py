@@ -83,3 +83,86 @@ def test_a_solve_whose_program_ignores_a_key_warns_in_report_and_terminal(tmp_pa
     (warning,) = report["warnings"]
     assert "overtime_rate" in warning["message"] and "capacity" not in warning["message"]
     assert "warning: the program never reads overtime_rate" in capsys.readouterr().err
+
+
+# ---- tables of data/ (issue 29) ----------------------------------------------------------------------
+
+TABLES = {"plants.csv": "plant,capacity,region\np1,40,north\np2,55,south\n",
+          "orders.csv": "order_id,qty\n1,3\n2,4\n", "weights.csv": "item,kg\nbolt,2\nnut,1\n"}
+# Each program reads plants.csv and orders.csv its own way, and never weights.csv.
+TABLE_READERS = {
+    "duckdb": """import duckdb
+con = duckdb.connect()
+caps = con.execute("select plant, capacity from read_csv('data/plants.csv')").fetchall()
+qty = duckdb.sql("SELECT sum(o.qty) FROM 'data/orders.csv' AS o").fetchone()
+""",
+    "csv": """import csv
+rows = list(csv.DictReader(open("data/plants.csv")))
+with open("data/orders.csv", newline="") as fh:
+    orders = list(csv.reader(fh))
+""",
+    "pandas": """import pandas as pd
+plants = pd.read_csv("data/plants.csv")
+orders = pd.read_csv("data/orders.csv")
+""",
+    "numpy": """import numpy as np
+caps = np.genfromtxt("data/plants.csv", delimiter=",", skip_header=1, usecols=1)
+qty = np.loadtxt("data/orders.csv", delimiter=",", skiprows=1)
+""",
+}
+
+
+def run_on_tables(tmp_path: Path, program: str, backend_name: str = "process") -> Path:
+    folder = tmp_path / "folder"
+    (folder / "data").mkdir(parents=True)
+    for name, text in TABLES.items():
+        (folder / "data" / name).write_text(text)
+    backend = backend_or_skip(backend_name)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "solver.py").write_text(program + 'open("output.json", "w").write("{}")\n')
+    result = backend.run(["python", "solver.py"], work, readonly={"data": folder / "data"},
+                         limits=Limits(wall_s=120, cpu_s=60), env=prepare(work))
+    assert result.exit_code == 0, result.stderr
+    return folder
+
+
+@pytest.mark.parametrize("reader", list(TABLE_READERS))
+def test_a_table_nothing_reads_is_named_whatever_reads_the_others(reader, tmp_path):
+    folder = run_on_tables(tmp_path, TABLE_READERS[reader])
+    messages = [w["message"] for w in findings(folder, {}, tmp_path / "work")]
+    unread = [m for m in messages if "never reads" in m]
+    assert unread == [("the program never reads data/weights.csv: is a statement left out, or is the table not "
+                       "needed?")], messages
+    # columns: DuckDB queries name theirs (never order_id of orders.csv nor region of plants.csv); a file opened
+    # from Python is read whole
+    columns = [m for m in messages if "column" in m]
+    expected = ("the program never names column(s) order_id of data/orders.csv; region of data/plants.csv: is a "
+                "statement left out, or is the column not needed?")
+    assert columns == ([expected] if reader == "duckdb" else []), messages
+
+
+@pytest.mark.parametrize("backend_name", BACKEND_NAMES)
+def test_tables_are_recorded_on_every_backend(backend_name, tmp_path):
+    folder = run_on_tables(tmp_path, "import duckdb\nduckdb.sql(\"select * from read_csv('data/*.csv', union_by_name=true)\").fetchall()\n",
+                           backend_name)
+    assert findings(folder, {}, tmp_path / "work") == []  # a glob with `*` reads every table whole
+
+
+def test_a_reader_outside_the_record_makes_tables_not_checked(tmp_path):
+    # polars reads files outside Python's open; the recorder sees it loaded (here a module of that name)
+    folder = run_on_tables(tmp_path, "import sys, types\nsys.modules['polars'] = types.ModuleType('polars')\n")
+    (warning,) = findings(folder, {}, tmp_path / "work")
+    assert warning["message"].startswith("not checked: the program loaded polars")
+
+
+def test_a_solve_whose_program_ignores_a_table_names_it(tmp_path):
+    from tests.test_tabledocs import described_folder
+
+    folder = described_folder(tmp_path / "p")  # three tables; the reference program queries two of them
+    assert main(["solve", str(folder), "--llm", "reference", "--sandbox", "process", "--mode", "prompt"]) == 0
+    report = json.loads((folder / "runs" / "latest" / "report.json").read_text())
+    assert report["status"] == "solved"
+    (warning,) = report["warnings"]
+    assert "never reads data/suppliers.csv" in warning["message"]
+    assert "products" not in warning["message"] and "limits" not in warning["message"]

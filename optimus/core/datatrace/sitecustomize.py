@@ -1,16 +1,24 @@
 """Loaded by Python before a sandboxed program starts (the harness puts this folder on PYTHONPATH): records which
-keys of data.json the program reads. json.load and json.loads of data.json return dicts that note every key read
+keys of data.json the program reads, and which tables of data/ it reads. json.load and json.loads of data.json return dicts that note every key read
 (at any depth; the dicts in a list share the path `key[]`), and at exit the record goes to reads-<pid>.json
 beside this file. Imports nothing from optimus.
 
 What counts as a read: d[k], d.get(k), and every key at once for d.items(), d.values(), d.copy(), copies,
 pickling and json.dumps. `k in d` and iterating the keys alone do not. A program that reads data.json another
 way (pandas, its own parser) leaves a record of 0 loads, and the harness then says it cannot tell.
+
+Tables: every file of data/ opened from Python (the csv module, pandas, numpy's loadtxt and genfromtxt all open
+through io.open, which raises the "open" audit event), and the words of every string DuckDB is given (queries,
+read_csv paths), from which the harness tells the tables and columns named; a query with `*` marks the tables it
+names as read whole. Readers that open files outside Python (pyarrow, polars) are noted by name: with one of them
+loaded, a table not seen read cannot be called unread.
 """
 
 import atexit
 import json
 import os
+import re
+import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _DATA = os.path.abspath("data.json")
@@ -114,8 +122,79 @@ def loads(text, *args, **kwargs):
     return _loaded(value) if _is_data(text) else value
 
 
+_TABLES = os.path.abspath("data") + os.sep
+_OPENED = set()  # names of data/ files opened from Python
+_WORDS = set()  # words of the strings DuckDB was given
+_STARRED = set()  # words naming files in a query with `*`
+_MAX_WORDS = 100_000  # a program building long queries of values records its first words only
+_WORD = re.compile(r'"([^"]+)"|([A-Za-z_][\w./*?-]*)')
+_STAR = re.compile(r"(?<![\w/.'\"*-])\*")
+_UNTRACED = ("pyarrow.parquet", "pyarrow.csv", "pyarrow.dataset", "polars", "fastparquet")
+
+
+def _audit(event, args):
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        try:
+            path = os.path.abspath(os.fsdecode(args[0]))
+        except (TypeError, ValueError):
+            return
+        if path.startswith(_TABLES):
+            _OPENED.add(path[len(_TABLES):])
+
+
+def _note_strings(values):
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            _note_strings(value)
+        elif isinstance(value, os.PathLike):
+            _note_strings([os.fspath(value)])
+        elif isinstance(value, str) and len(_WORDS) < _MAX_WORDS:
+            words = {a or b for a, b in _WORD.findall(value)}
+            _WORDS.update(words)
+            if _STAR.search(value):
+                _STARRED.update(w for w in words if "." in w or "/" in w)
+
+
+def _traced_call(function):
+    def call(*args, **kwargs):
+        _note_strings(args)
+        _note_strings(list(kwargs.values()))
+        return function(*args, **kwargs)
+
+    call.__name__ = getattr(function, "__name__", "call")
+    call.__doc__ = getattr(function, "__doc__", None)
+    return call
+
+
+def _trace_duckdb():
+    """Wrap the functions of duckdb and of its connections that take SQL or a file (when data/ holds tables)."""
+    try:
+        import duckdb
+    except ImportError:
+        return
+    names = ("sql", "query", "execute", "executemany", "read_csv", "read_parquet", "from_csv_auto", "from_parquet",
+             "read_json", "from_query")
+    for owner in (duckdb, getattr(duckdb, "DuckDBPyConnection", None)):
+        for name in names:
+            function = getattr(owner, name, None) if owner is not None else None
+            if function is not None:
+                try:
+                    setattr(owner, name, _traced_call(function))
+                except (AttributeError, TypeError):
+                    continue
+
+
+def _has_tables():
+    try:
+        return any(n.lower().endswith((".csv", ".parquet")) for n in os.listdir("data"))
+    except OSError:
+        return False
+
+
 def _write():
-    record = {"loads": _LOADS[0], "read": sorted(list(p) for p in _READ)}
+    tables = {"opened": sorted(_OPENED), "words": sorted(_WORDS), "starred": sorted(_STARRED),
+              "untraced": [m for m in _UNTRACED if m in sys.modules]}
+    record = {"loads": _LOADS[0], "read": sorted(list(p) for p in _READ), "tables": tables}
     try:
         with open(os.path.join(_HERE, f"reads-{os.getpid()}.json"), "w") as fh:
             json.dump(record, fh)
@@ -124,4 +203,7 @@ def _write():
 
 
 json.load, json.loads = load, loads
+if _has_tables():
+    sys.addaudithook(_audit)
+    _trace_duckdb()
 atexit.register(_write)
