@@ -85,7 +85,7 @@ def check_numbers(request: str, draft: Draft) -> list[dict[str, Any]]:
     used = {id(s) for d in extra if data_values.holds(d.value) for s in d.sources}
     findings = []
     for w in written:
-        if id(w) in used or any(data_values.holds(r) or elsewhere.holds(r) for r in w.readings):
+        if w.kind == "index" or id(w) in used or any(data_values.holds(r) or elsewhere.holds(r) for r in w.readings):
             continue
         if draft.tables and any(holds_number(draft.tables, r) for r in w.readings):  # the user's own table
             continue

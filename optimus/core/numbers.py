@@ -1,9 +1,13 @@
 """The numbers a request writes, read the way people write them — and where a number in data.json comes from.
 
 Read: signs (-3.5, −2 with the Unicode minus, "minus 4"), thousands (1,234.5), percent (12 %), fractions (3/4),
-scales (1.5k, 2 million), number words ("twenty-five", by text2num), a typesetting slip ("7. 2" is 7.2, or 7 and
-2), clock times (10:57:43) and dates (2024-03-05, March 5, 2024). Not read as data: ordinals (2nd), digits glued
-to a name (s4, CO2) and subscripts (x[3], x_3, x_{3}).
+scales (1.5k, 2 million), scientific notation (−1.3730183823943952e-04, 2.5 × 10^6: one number, never a mantissa
+and an exponent), number words ("twenty-five", by text2num), a typesetting slip ("7. 2" is 7.2, or 7 and 2), clock
+times (10:57:43, 9 am) and dates (2024-03-05, March 5, 2024). Not read at all: ordinals (2nd), digits glued to a
+name (s4, CO2) and subscripts (x[3], x_3, x_{3}). Read as indices (kind "index": they label, they are not data,
+and the number check finds nothing about them): list enumerations ("1." or "(2)" opening a line, "(1) … (2)" in
+running text), and runs of consecutive integers that label a table's columns ("i 1 2 3 … 15") or its rows (lines
+opening 1, 2, 3, …).
 
 Each `Written` keeps the text it was read from and every value it can stand for (`readings`): 12 % is 12 or
 0.12, 2 million is 2000000 or 2, a clock time its hours, minutes and seconds since midnight and its parts.
@@ -32,10 +36,18 @@ _SLASH_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?![\d/])"
 _WORD_DATE = re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{{4}}))?\b"
                         rf"|\b(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH.replace('month', 'month2')}"
                         rf"(?:,?\s+(?P<year2>\d{{4}}))?\b", re.IGNORECASE)
+_AM_PM = re.compile(r"(?<![\d:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 9 am, 5:30 pm
+# Indices: an enumeration opening a line ("1.", "2)", "(3)"), one in running text, a token of a table's line.
+_ENUM_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]*)?(?:\((\d{1,3})\)|(\d{1,3})[.)])(?=[ \t]+[^\d\s])", re.MULTILINE)
+_ENUM_INLINE = re.compile(r"(?<![\w(])\((\d{1,2})\)(?=\s)")
+_TOKEN = re.compile(r"[^\s|,;]+")
+_ELLIPSIS = ("…", "...", "⋯", "..")
+MIN_RUN = 3  # consecutive integers that make a run of labels
 _FRACTION = re.compile(r"(?<![\w./])(\d+)\s*/\s*(\d+)(?![\w./])")
 _NUMBER = re.compile(
     r"(?P<sign>(?<![\w.)\]])[-−](?=\.?\d)|\b(?:minus|negative)\s+)?"
     r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?!\d)"
+    r"(?P<exp>[eE][-+−]?\d+(?!\d)|\s*[×x·*]\s*10\s*(?:\^|\*\*)\s*\(?[-+−]?\d+\)?)?"
     r"(?P<slip>\.\s(?P<tail>\d+)(?![\d.,]\d))?"
     r"(?P<ordinal>st|nd|rd|th\b)?"
     r"(?P<scale>k\b|\s*(?:thousand|million|mn|billion|bn|trillion)\b)?"
@@ -52,7 +64,7 @@ class Written:
     value: float
     percent: bool = False
     alternatives: tuple[float, ...] = ()
-    kind: str = "number"  # number | clock (seconds since midnight) | date (an ordinal day)
+    kind: str = "number"  # number | clock (seconds since midnight) | date (an ordinal day) | index (a label)
     at: int = -1  # where the text starts in the request; -1 for a number written in words
 
     @property
@@ -71,15 +83,82 @@ class Derived:
 
 
 def numbers_in(text: str) -> list[Written]:
-    """Every number `text` writes, in the order found by kind: clock times, dates, fractions, then the rest."""
+    """Every number `text` writes, in the order found by kind: indices, clock times, dates, fractions, then the
+    rest. An index is read (a data value may be traced to it) but has kind "index"."""
     text = _SUBSCRIPT.sub(lambda m: " " * len(m.group(0)), text)
-    found: list[Written] = []
-    for pattern, read in ((_CLOCK, _clock), (_ISO_DATE, _iso_date), (_SLASH_DATE, _slash_date),
+    found = indices(text)
+    for w in found:
+        text = text[:w.at] + "\u00a4" * len(w.text) + text[w.at + len(w.text):]
+    for pattern, read in ((_AM_PM, _am_pm), (_CLOCK, _clock), (_ISO_DATE, _iso_date), (_SLASH_DATE, _slash_date),
                           (_WORD_DATE, _word_date), (_FRACTION, _fraction), (_NUMBER, _number)):
         found += [replace(w, at=m.start()) for m in pattern.finditer(text) if (w := read(m)) is not None]
         text = pattern.sub(lambda m: "\u00a4" * len(m.group(0)), text)  # taken: each text is read once
     found += [w for m in _NUMBER.finditer(_words_to_digits(text)) if (w := _number(m)) is not None]
     return found
+
+
+def indices(text: str) -> list[Written]:
+    """The integers `text` writes as labels: enumerations and the runs of a table's row and column labels."""
+    spans: dict[int, tuple[str, int]] = {}  # start → (text, value)
+    for m in _ENUM_LINE.finditer(text):
+        group = 1 if m.group(1) else 2
+        spans[m.start(group) - (group == 1)] = (m.group(0).strip().lstrip("-*• \t"), int(m.group(group)))
+    inline = [(m.start(), m.group(0), int(m.group(1))) for m in _ENUM_INLINE.finditer(text)]
+    values = {v for _, _, v in inline}
+    for at, written, v in inline:  # "(2)" is an enumeration when "(1)" or "(3)" is written too
+        if v - 1 in values or v + 1 in values:
+            spans.setdefault(at, (written, v))
+    for at, written, v in _column_labels(text) + _row_labels(text):
+        spans.setdefault(at, (written, v))
+    return [Written(t, float(v), kind="index", at=at) for at, (t, v) in sorted(spans.items())]
+
+
+def _integer(token: str) -> int | None:
+    return int(token) if token.isdigit() and len(token) <= 6 else None
+
+
+def _column_labels(text: str) -> list[tuple[int, str, int]]:
+    """A line that is one label at most, then a run of at least MIN_RUN integers to its end, each one more than
+    the last (an ellipsis may skip ahead), starting at 0 or 1: a table's column labels ("i 1 2 3 … 15",
+    "| 1 | 2 | 3 |"). The same run inside a sentence ("orders of 1 2 3 units") is data."""
+    out, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        tokens = [(offset + m.start(), m.group(0)) for m in _TOKEN.finditer(line)]
+        offset += len(line)
+        numeric = [(at, t) for at, t in tokens if t not in _ELLIPSIS]
+        first = next((i for i, (_, t) in enumerate(numeric) if _integer(t) in (0, 1)), None)
+        if first is None or first > 1 or len(numeric) - first < MIN_RUN:
+            continue
+        run, last, skipped = [], None, False
+        for at, t in tokens[tokens.index(numeric[first]):]:
+            if t in _ELLIPSIS:
+                skipped = True
+                continue
+            value = _integer(t)
+            if value is None or (last is not None and value != last + 1 and not (skipped and value > last)):
+                run = []
+                break
+            run.append((at, t, value))
+            last, skipped = value, False
+        out += run
+    return out
+
+
+def _row_labels(text: str) -> list[tuple[int, str, int]]:
+    """The first tokens of at least MIN_RUN successive lines reading 0 or 1, then one more each: row labels."""
+    out: list[tuple[int, str, int]] = []
+    run: list[tuple[int, str, int]] = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        m = _TOKEN.search(line)
+        value = _integer(m.group(0)) if m else None
+        if value is not None and run and value == run[-1][2] + 1:
+            run.append((offset + m.start(), m.group(0), value))
+        else:
+            out += run if len(run) >= MIN_RUN else []
+            run = [(offset + m.start(), m.group(0), value)] if value in (0, 1) and m else []
+        offset += len(line)
+    return out + (run if len(run) >= MIN_RUN else [])
 
 
 def _words_to_digits(text: str) -> str:
@@ -92,7 +171,7 @@ def _number(m: re.Match) -> Written | None:
     if m.group("ordinal"):
         return None
     sign = -1.0 if m.group("sign") else 1.0
-    value = float(m.group("num").replace(",", ""))
+    value = float(m.group("num").replace(",", "")) * _power(m.group("exp"))
     alternatives: tuple[float, ...] = ()
     if m.group("slip"):  # "7. 2": a decimal point set loose, or a sentence ending on 7 before a 2
         alternatives = (value, float(m.group("tail")))
@@ -101,6 +180,24 @@ def _number(m: re.Match) -> Written | None:
         alternatives = (*alternatives, sign * value)
         value *= _SCALES[m.group("scale").strip().lower()]
     return Written(m.group(0).strip(), sign * value, bool(m.group("percent")), alternatives)
+
+
+def _power(exponent: str | None) -> float:
+    """The factor an exponent writes: e-04, E5, × 10^6, x10^(-3)."""
+    if not exponent:
+        return 1.0
+    digits = re.search(r"[-+−]?\d+\)?$", exponent.strip()).group(0).rstrip(")").replace("−", "-")
+    return 10.0 ** int(digits)
+
+
+def _am_pm(m: re.Match) -> Written | None:
+    h, mi = int(m.group(1)), int(m.group(2) or 0)
+    if not 1 <= h <= 12 or mi > 59:
+        return None
+    h = h % 12 + (12 if m.group(3).lower() == "p" else 0)
+    seconds = h * 3600 + mi * 60
+    return Written(m.group(0), seconds, alternatives=(seconds / 60, seconds / 3600, float(h), float(mi),
+                                                      float(m.group(1))), kind="clock")
 
 
 def _clock(m: re.Match) -> Written | None:
