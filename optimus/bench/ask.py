@@ -154,6 +154,13 @@ def truth(folder: Path, q: dict) -> dict:
             "runs": [{k: r[k] for k in ("solver", "status", "objective", "error")} for r in runs]}
 
 
+def written(objective: float | None) -> float | None:
+    """As groundtruth.lp writes an objective: the digits the two solvers agree on, no binary float noise."""
+    from optimus.bench.groundtruth.lp import WRITTEN_DIGITS
+
+    return None if objective is None else float(f"{objective:.{WRITTEN_DIGITS}g}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m optimus.bench.ask", description="ground truth of questions.json")
     p.add_argument("dirs", nargs="+", type=Path)
@@ -167,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             same = t["agree"] and t["status"] == q["expected"].get("status") and (
                 t["objective"] is None or _close(q["expected"].get("objective"), t["objective"]))
             if args.write and t["agree"]:
-                q["expected"] = {"status": t["status"], "objective": t["objective"]}
+                q["expected"] = {"status": t["status"], "objective": written(t["objective"])}
             bad += not (t["agree"] and (same or args.write))
             print(f"{short_name(folder)} {q['id']}: {t['runs'][0]['status']} {_fmt(t['runs'][0]['objective'])} (CBC), "
                   f"{t['runs'][1]['status']} {_fmt(t['runs'][1]['objective'])} (HiGHS) — "

@@ -26,6 +26,7 @@ from optimus.commands.new import numbers_in
 from optimus.commands.question import (
     Request,
     data_candidate,
+    op_text,
     parse,
     row_examples,
     rows_text,
@@ -87,7 +88,7 @@ def _row_examples(solved: Solved) -> dict[str, str]:
 
 
 def describe(req: Request) -> str:
-    parts = [f"{req.kind}:", "; ".join(_op(d) for d in req.data)]
+    parts = [f"{req.kind}:", "; ".join(op_text(d) for d in req.data)]
     parts += [f"reword {s}" for s in req.statements] + [f"drop {s}" for s in req.drop]
     parts += [f"add statement \"{t}\"" for t in req.add_statements]
     parts += [f"{b['variable']} in [{num_text(b.get('lower'), '-inf')}, {num_text(b.get('upper'), 'inf')}]" for b in req.bounds]
@@ -95,12 +96,6 @@ def describe(req: Request) -> str:
         parts += [f"limits of {', '.join(req.rows) or '(none)'} moved by {req.delta:g}"]
         parts += [f"reduced costs of {', '.join(req.variables)}"] if req.variables else []
     return " ".join(p for p in parts if p) + (f"  (reading: {req.reading})" if req.reading else "")
-
-
-def _op(item: dict) -> str:
-    op = next(o for o in ("set", "add", "multiply") if o in item)
-    where = item["key"] + "".join(f"[{i}]" for i in item["index"])
-    return f"{op} {where} {'by' if op != 'set' else 'to'} {item[op]:g}"
 
 
 # ---- solving the request -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from optimus.core.changes import Candidate, Edit, get_at, positions, statements_of_key
+from optimus.core.changes import Candidate, Edit, get_at, matching_paths, positions, statements_of_key, where
 from optimus.core.errors import SpecError
 from optimus.core.problem import Problem
 
@@ -61,7 +61,10 @@ def parse(raw: Any, problem: Problem) -> Request:
         ops = [o for o in OPS if o in item]
         if len(ops) != 1 or not _number(item[ops[0]]):
             raise SpecError(WHERE, f"data[{i}]", "expected one number under set, add or multiply")
-        req.data.append({"key": item["key"], "index": list(item.get("index") or []), ops[0]: item[ops[0]]})
+        index = item.get("index") or []
+        if not isinstance(index, list) or any(isinstance(p, bool) or not isinstance(p, (int, str)) for p in index):
+            raise SpecError(WHERE, f"data[{i}].index", "expected a list of list positions, map keys or \"*\"")
+        req.data.append({"key": item["key"], "index": index, ops[0]: item[ops[0]]})
     statements = raw.get("statements") or {}
     if not isinstance(statements, dict):
         raise SpecError(WHERE, "statements", "expected {\"s<k>\": text}")
@@ -107,13 +110,13 @@ def data_candidate(req: Request, problem: Problem) -> Candidate:
     edits, touched = [], set()
     for i, item in enumerate(req.data):
         key, index = item["key"], item["index"]
-        try:
-            under = get_at(data, key, index)
+        try:  # "*" in the index: every position or key at that level ("every cost" over a map of costs)
+            places = matching_paths(data[key], index)
         except (IndexError, TypeError, KeyError):
-            raise SpecError(WHERE, f"data[{i}].index", f"no position {key}{index} in data.json") from None
-        found = positions(under, list(index))
+            raise SpecError(WHERE, f"data[{i}].index", f"no place {where(key, index)} in data.json") from None
+        found = [p for place in places for p in positions(get_at(data, key, place), place)]
         if not found:
-            raise SpecError(WHERE, f"data[{i}]", f"{key}{index} holds no number")
+            raise SpecError(WHERE, f"data[{i}]", f"{where(key, index)} holds no number")
         op = next(o for o in OPS if o in item)
         for path, old in found:
             new = {"set": item[op], "add": old + item[op], "multiply": old * item[op]}[op]
@@ -121,14 +124,14 @@ def data_candidate(req: Request, problem: Problem) -> Candidate:
             new = float(f"{new:.12g}")
             edits.append(Edit(key, path, old, int(new) if isinstance(raw, int) and new.is_integer() else new))
         touched |= set(statements_of_key(key, statements, data))
-    return Candidate("text", "; ".join(_op_text(item) for item in req.data) or "statements", sorted(touched),
+    return Candidate("text", "; ".join(op_text(item) for item in req.data) or "statements", sorted(touched),
                      edits, list(req.drop), dict(req.statements), source=req.reading)
 
 
-def _op_text(item: dict) -> str:
+def op_text(item: dict) -> str:
+    """`multiply cost by 0.8`, `set min_need.vitc to 55`: one data change of a request."""
     op = next(o for o in OPS if o in item)
-    where = item["key"] + "".join(f"[{i}]" for i in item["index"])
-    return f"{op} {where} {'by' if op != 'set' else 'to'} {item[op]:g}"
+    return f"{op} {where(item['key'], item['index'])} {'by' if op != 'set' else 'to'} {item[op]:g}"
 
 
 def variable_families(names: list[str]) -> str:

@@ -33,6 +33,7 @@ from optimus.core.changes import (
     get_at,
     outward,
     statements_of_key,
+    where,
 )
 from optimus.core.diagnose import final_attempt
 from optimus.core.errors import ConfigError, SpecError
@@ -124,7 +125,8 @@ def change_from(raw: Any, problem: Problem) -> Candidate:
         try:
             old = get_at(data, key, path)
         except (KeyError, IndexError, TypeError):
-            raise SpecError("repair answer", f"data[{i}]", f"no value {key}{path} in data.json") from None
+            place = where(str(key), path if isinstance(path, list) else [path])
+            raise SpecError("repair answer", f"data[{i}]", f"no value {place} in data.json") from None
         op = next((o for o in ("set", "add", "multiply") if o in item), None)
         if op is None or isinstance(old, (list, dict, bool)) or not isinstance(item[op], (int, float)):
             raise SpecError("repair answer", f"data[{i}]", "expected a number under set, add or multiply")

@@ -31,22 +31,29 @@ FEASIBLE = ("optimal", "feasible")
 MAX_PROBES = 12  # program runs per probed value (bracket, then bisection)
 
 
+EVERY = "*"  # in a request's index: every position or key at that level
+
+
+def where(key: str, path: list) -> str:
+    """`cost.oats`, `min_need.vitc`, `ship[1][4]`, `foods[2].price`: a value's place in data.json."""
+    return key + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
 @dataclass
 class Edit:
-    """One data.json value moved (`path` indexes into a list, 0-based; empty for a scalar), or with `remove`,
-    one item of a list of tuples taken out (the assertion made for it is relaxed)."""
+    """One data.json value moved (`path` of list positions, 0-based, and map keys; empty for a scalar), or with
+    `remove`, one item of a list of tuples taken out (the assertion made for it is relaxed)."""
 
     key: str
-    path: list[int]
+    path: list
     old: Any
     new: Any
     remove: bool = False
 
     def text(self) -> str:
-        where = self.key + "".join(f"[{i}]" for i in self.path)
         if self.remove:
-            return f"remove {where} = {json.dumps(self.old)}"
-        return f"{where}: {self.old:g} → {self.new:g}"
+            return f"remove {where(self.key, self.path)} = {json.dumps(self.old)}"
+        return f"{where(self.key, self.path)}: {self.old:g} → {self.new:g}"
 
 
 @dataclass
@@ -83,7 +90,8 @@ def statements_of_key(key: str, statements: list[str], data: dict) -> list[str]:
     return [f"s{i}" for i, s in enumerate(statements, 1) if key in param_keys(s, data)]
 
 
-def positions(value: Any, path: list[int] | None = None) -> list[tuple[list[int], float]]:
+def positions(value: Any, path: list | None = None) -> list[tuple[list, float]]:
+    """Every number under `value` with its path: through lists (positions), maps and records (keys)."""
     path = path or []
     if isinstance(value, bool):
         return []
@@ -91,10 +99,30 @@ def positions(value: Any, path: list[int] | None = None) -> list[tuple[list[int]
         return [(path, float(value))]
     if isinstance(value, list):
         return [p for i, v in enumerate(value) for p in positions(v, path + [i])]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in positions(v, path + [k])]
     return []
 
 
-def get_at(data: dict, key: str, path: list[int]) -> Any:
+def matching_paths(value: Any, index: list, path: list | None = None) -> list[list]:
+    """The places `index` names under `value`: each part a list position, a map key, or EVERY (each item or
+    entry at that level: `["*", "price"]` is every record's price, `["*", "vitc"]` a column of a map of maps).
+    KeyError / IndexError / TypeError when a part names nothing."""
+    path = path or []
+    if not index:
+        return [path]
+    part, rest = index[0], index[1:]
+    if part == EVERY:
+        keys = range(len(value)) if isinstance(value, list) else list(value) if isinstance(value, dict) else None
+        if keys is None:
+            raise TypeError(f"{EVERY} over a single value")
+        return [p for k in keys for p in matching_paths(value[k], rest, path + [k])]
+    if isinstance(value, list) and (isinstance(part, bool) or not isinstance(part, int)):
+        raise TypeError("a list is indexed by position")
+    return matching_paths(value[part], rest, path + [part])
+
+
+def get_at(data: dict, key: str, path: list) -> Any:
     value = data[key]
     for i in path:
         value = value[i]
@@ -111,7 +139,7 @@ def apply_edit(data: dict, e: Edit) -> None:
         set_at(data, e.key, e.path, e.new)
 
 
-def set_at(data: dict, key: str, path: list[int], new: float) -> None:
+def set_at(data: dict, key: str, path: list, new: float) -> None:
     if not path:
         data[key] = new
         return
@@ -166,16 +194,26 @@ def map_change(change: dict, statements: list[str], data: dict) -> tuple[Edit, s
     if not hits:
         return None
     note = f"row {change['row']}: its limit {change['from']:g} is data.json's value"
-    if len(hits) > 1:  # several values equal the limit: the row's index numbers pick one, else a guess
+    if len(hits) > 1:  # several values equal the limit: the row's keys or index numbers pick one, else a guess
         numbers = [int(n) - 1 for n in re.findall(r"\d+", suffix)]
+        named = [h for h in hits if named_in(suffix, h[1])]
         picked = [h for h in hits if h[1] == numbers[-len(h[1]):]] if numbers else []
-        if len(picked) == 1:
+        if len(named) == 1:
+            hits, note = named, note + " (entry from the row name)"
+        elif len(picked) == 1:
             hits, note = picked, note + " (position from the row name)"
         else:
             note = f"a guess: {len(hits)} values equal row {change['row']}'s limit {change['from']:g}"
     key, path, old = hits[0]
     raw = get_at(data, key, path)
     return Edit(key, path, old, outward(raw, change["to"])), note
+
+
+def named_in(row_suffix: str, path: list) -> bool:
+    """Does a row name (`need_vitc`) carry every map key of the path (`["vitc"]`), spelt as PuLP spells names?"""
+    keys = [re.sub(r"[^a-z0-9]+", "_", p.lower()).strip("_") for p in path if isinstance(p, str)]
+    row = f"_{re.sub(r'[^a-z0-9]+', '_', row_suffix.lower())}_"
+    return bool(keys) and all(k and f"_{k}_" in row for k in keys)
 
 
 def removals(diagnosis: dict, statements: list[str], data: dict) -> list[Candidate]:
@@ -300,7 +338,7 @@ def candidates(diagnosis: dict, problem: Problem, protected: set[str], prober: P
         covered = {e.key for c in found for e in c.edits}
         for sid in conflict:
             for key in param_keys(statements[int(sid[1:]) - 1], data) if int(sid[1:]) <= len(statements) else []:
-                if key in covered or isinstance(data[key], list):
+                if key in covered or isinstance(data[key], (list, dict)):
                     continue
                 covered.add(key)
                 cand = Candidate("limit", "", statements_of_key(key, statements, data),
