@@ -28,6 +28,7 @@ from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.stages.context import Context
 from optimus.core.stages.execute import execute
 from optimus.core.stages.testrun import run_tests
+from optimus.core.tables import row_counts
 
 
 class NoModel:
@@ -60,7 +61,7 @@ def rerun(problem: Problem, run_dir: Path, attempt: Path, mode: str, family: str
         result.message = f"the run's program failed on the changed data: {ex.evidence.splitlines()[0]}"
     else:
         harness = run_checks(problem.snop.output_format, problem.snop.input_format, problem.data, ex.output,
-                             ex.solution)
+                             ex.solution, row_counts(problem.root))
         result.checks = [c.to_dict() for c in harness]
         check = fam.recheck(ctx, ex)
         result.verification = check.to_dict()

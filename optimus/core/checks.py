@@ -1,7 +1,8 @@
 """The harness's own checks of a run's result, independent of any model and of any generated test.
 
-They read only what the SNOP and data.json fix: output.json must have the keys of `output_format`, with list
-lengths the templates and the data imply (where they can be read), and solution.json's objective must be a finite
+They read only what the SNOP, data.json and the tables of data/ fix: output.json must have the keys of
+`output_format`, with list lengths the templates and the data imply (where they can be read: a bound N of
+data.json, or a level `for s in facilities` over a table data/facilities.csv, which holds one item per row), and solution.json's objective must be a finite
 number when it claims optimal. A check that cannot be read from the templates says "not checked: …" rather than
 guess. Failures go to the repair prompt as evidence, like failing tests; report.json lists every check.
 """
@@ -33,8 +34,10 @@ class Check:
         return asdict(self)
 
 
-def run_checks(output_format: str, input_format: str, data: Any, output: dict, solution: dict) -> list[Check]:
-    """Every harness check of one run: objective, output keys, output list lengths."""
+def run_checks(output_format: str, input_format: str, data: Any, output: dict, solution: dict,
+               table_rows: dict[str, int] | None = None) -> list[Check]:
+    """Every harness check of one run: objective, output keys, output list lengths. `table_rows` maps each
+    table's name without its suffix (`facilities` for data/facilities.csv) to its row count."""
     checks = [objective_check(solution)]
     status = solution.get("status")
     if status not in FOUND and not output:
@@ -46,7 +49,7 @@ def run_checks(output_format: str, input_format: str, data: Any, output: dict, s
         why = f"not checked: output_format cannot be read ({exc})"
         return checks + [Check("output keys", None, why), Check("output lengths", None, why)]
     checks.append(keys_check(entries, output))
-    checks.append(lengths_check(entries, output, known_sizes(input_format, data)))
+    checks.append(lengths_check(entries, output, known_sizes(input_format, data, table_rows), set(table_rows or ())))
     return checks
 
 
@@ -101,16 +104,18 @@ def _count(entries: list[Entry]) -> int:
     return sum(1 + (_count(e.children) if e.kind == "object" else 0) for e in entries)
 
 
-def lengths_check(entries: list[Entry], output: dict, sizes: dict[str, int]) -> Check:
+def lengths_check(entries: list[Entry], output: dict, sizes: dict[str, int], tables: set[str] = frozenset()) -> Check:
+    """Each list (and each map over a table's rows) of output.json against the sizes the data gives its bounds."""
     problems: list[str] = []
     checked, unread = [], []
     for e, value, where in _lists(entries, output, ""):
-        wanted = [_size(b, sizes) for b in counting_bounds(e)]
+        wanted = [_size(b, sizes) for b in _bounds(e, tables)]
         if all(n is None for n in wanted):
             unread.append(where)
             continue
         checked.append(where)
-        problems += _shape_problems(value, wanted, e.bounds, where)
+        labels = [f"the rows of table {b}" if b in tables else b for b in e.bounds]
+        problems += _shape_problems(value, wanted, labels, where, [level.kind for level in e.levels])
     if problems:
         more = f" (+{len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""
         return Check("output lengths", False, "; ".join(problems[:MAX_LISTED]) + more)
@@ -122,41 +127,53 @@ def lengths_check(entries: list[Entry], output: dict, sizes: dict[str, int]) -> 
     return Check("output lengths", True, f"list lengths agree with the data: {', '.join(checked)}{note}")
 
 
+def _bounds(e: Entry, tables: set[str]) -> list[str | None]:
+    """The bounds that count a level's items: counting_bounds for lists, and a level over a table's rows
+    (`for s in facilities`, list or map) counts that table's rows."""
+    counted = counting_bounds(e) if e.kind == "list" else [None] * len(e.levels)
+    return [b if b is not None else (lv.bound if lv.bound in tables and not lv.offset else None)
+            for b, lv in zip(counted, e.levels)]
+
+
 def _lists(entries: list[Entry], value: dict, where: str):
     """(entry, its value, dotted key) for every list entry present in the output."""
     for e in entries:
         if e.key not in value:
             continue
-        if e.kind == "list" and e.bounds:
+        if e.kind in ("list", "map") and e.bounds:
             yield e, value[e.key], where + e.key
         elif e.kind == "object" and e.children and isinstance(value[e.key], dict):
             yield from _lists(e.children, value[e.key], f"{where}{e.key}.")
 
 
-def _shape_problems(value: Any, wanted: list[int | None], bounds: list[str | None], where: str) -> list[str]:
-    """Walk the nested lists level by level (no recursion) and compare each level's length with its bound."""
+def _shape_problems(value: Any, wanted: list[int | None], bounds: list[str | None], where: str,
+                    kinds: list[str]) -> list[str]:
+    """Walk the nested lists (and maps) level by level (no recursion) and compare each level's length with its
+    bound."""
     problems: list[str] = []
     level = [(value, where)]
-    for depth, (n, bound) in enumerate(zip(wanted, bounds)):
+    for depth, (n, bound, kind) in enumerate(zip(wanted, bounds, kinds)):
         below = []
         for item, path in level:
-            if not isinstance(item, list):
-                problems.append(f"{path} must be a list ({depth + 1} of {len(bounds)} levels), found "
-                                f"{_short(item)}")
+            if not isinstance(item, dict if kind == "map" else list):
+                problems.append(f"{path} must be {'an object' if kind == 'map' else 'a list'} ({depth + 1} of "
+                                f"{len(bounds)} levels), found {_short(item)}")
                 continue
             if n is not None and len(item) != n:
                 problems.append(f"{path} has {len(item)} items, but {bound} = {n}")
-            below += [(x, f"{path}[{i}]") for i, x in enumerate(item)]
+            pairs = item.items() if kind == "map" else enumerate(item)
+            below += [(x, f"{path}[{k!r}]" if kind == "map" else f"{path}[{k}]") for k, x in pairs]
             if len(problems) > MAX_LISTED:
                 return problems
         level = below
     return problems
 
 
-def known_sizes(input_format: str, data: Any) -> dict[str, int]:
-    """Bound name → size, from data.json's integer values named like a bound (N) and from the lengths of
-    its lists at the levels input_format sizes by a bound. A bound two readings disagree on is left out."""
-    seen: dict[str, set[int]] = {}
+def known_sizes(input_format: str, data: Any, table_rows: dict[str, int] | None = None) -> dict[str, int]:
+    """Bound name → size, from data.json's integer values named like a bound (N), from the lengths of its
+    lists at the levels input_format sizes by a bound, and from the tables' row counts (a table's name without
+    its suffix). A bound two readings disagree on is left out."""
+    seen: dict[str, set[int]] = {name: {rows} for name, rows in (table_rows or {}).items()}
     if isinstance(data, dict):
         for key, value in data.items():
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:

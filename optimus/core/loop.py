@@ -48,6 +48,7 @@ from optimus.core.stages.review import answer as no_solution_words
 from optimus.core.stages.review import explained, review
 from optimus.core.stages.testgen import TestSource, resolve_tests
 from optimus.core.stages.testrun import TestOutcome, run_tests
+from optimus.core.tables import row_counts
 from optimus.core.terminal import solution_line
 
 
@@ -216,7 +217,7 @@ def harness_checks(a: Attempt) -> Outcome:
     if a.harness is None:
         snop = a.ctx.snop
         a.harness = run_checks(snop.output_format, snop.input_format, a.ctx.problem.data, a.ex.output,
-                               a.ex.solution)
+                               a.ex.solution, row_counts(a.ctx.problem.root))
         a.result.checks = [c.to_dict() for c in a.harness]
         failing = failed_checks(a.harness)
         if failing:

@@ -9,6 +9,7 @@ input_format or in `data/README` as `data/flights.parquet(origin, dest, day, pri
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -362,3 +363,26 @@ def undescribed(root: Path) -> list[tuple[str, str, str]]:
         except duckdb.Error:
             columns[f"{TABLES_DIR}/{path.name}"] = []  # unreadable: missing() says so when the text names it
     return tabledocs.unknown(root, columns)
+
+
+def row_counts(root: Path) -> dict[str, int]:
+    """Each table's row count by its name without the suffix (`facilities` for data/facilities.csv): what a
+    level `for s in facilities` of output_format counts (optimus.core.checks). Read once per file version."""
+    directory = tables_dir(root)
+    if directory is None:
+        return {}
+    import duckdb
+
+    out = {}
+    for path in table_files(directory):
+        info = path.stat()
+        try:
+            out[path.stem] = _rows(str(path), info.st_size, info.st_mtime_ns)
+        except duckdb.Error:  # unreadable: validate says so; no length is read from it
+            continue
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _rows(path: str, size: int, mtime_ns: int) -> int:  # size and mtime: a changed file is counted again
+    return read_schema(Path(path), Path(path).parent).rows
