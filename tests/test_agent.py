@@ -123,8 +123,8 @@ def test_autotests_catch_a_violated_constraint_and_the_fix_prompt_carries_the_me
 
 
 def test_rephrasing_that_drops_a_param_is_rejected_and_the_first_passing_variant_wins(problem, scripted_llm):
-    (problem / "tests").mkdir()
-    (problem / "tests" / "test_mix.py").write_text(TESTS)
+    # The run's own generated tests: a failing test the user wrote would stop before rephrasing (test_spending)
+    scripted_llm.enqueue("testgen", fence(TESTS))
     statements = SNOP["problem_info"]
     dropped = [statements[0], "Each unit uses machine hours; machines have limited hours."]
     reworded = [s + " (REWORDED)" for s in statements]
@@ -228,7 +228,7 @@ def test_missing_llm_configuration_exits_2_and_says_what_to_set(problem, capsys)
 def test_invalid_folder_exits_2_before_any_model_call(problem, scripted_llm, capsys):
     (problem / "data.json").write_text(json.dumps({k: v for k, v in DATA.items() if k != "profit"}))
     assert main(["solve", str(problem), "--llm", "openai", "--base-url", scripted_llm.base_url]) == 2
-    assert "$.profit" in capsys.readouterr().out
+    assert "$.profit" in capsys.readouterr().err  # the folder's errors, in the one error message
     assert scripted_llm.requests == []
 
 

@@ -5,7 +5,7 @@ Layout of --out:
     results.jsonl       one line per problem × mode, appended and flushed as each row finishes; a problem that
                         cannot be prepared is one line {"problem", "mode": null, "skipped": why}
     faults.json         which faults really break which problems (verification cache)
-    work/<problem>/source/   a clean copy (without runs/ and tests/test_generated.py) + computed expected.json
+    work/<problem>/source/   a clean copy (without runs/) + computed expected.json
     work/<problem>/<mode>/   a fresh copy per row: autotests writes tests/, every run writes runs/
 """
 
@@ -188,9 +188,8 @@ def _prepare(folder: Path, out: Path, timeout: float, offline: bool) -> tuple[Su
     if not (source / ".ready").exists():
         if source.exists():
             shutil.rmtree(source)
-        shutil.copytree(
-            folder, source, ignore=shutil.ignore_patterns("runs", GENERATED, f"{GENERATED}.bak-*")
-        )
+        # The folder's tests as solve takes them: its test_generated.py too (the user's, once written)
+        shutil.copytree(folder, source, ignore=shutil.ignore_patterns("runs", f"{GENERATED}.bak-*"))
     expected, origin = ground_truth(source, timeout)
     if expected is None:
         return None, origin

@@ -123,6 +123,7 @@ class VariantResult:
     assessment: list[dict] | None = None  # the self-assessment rounds (None: assessment off)
     attempt: str = ""  # the run folder of the last program run (relative to the run's folder)
     review: dict | None = None  # a proven "no solution" read against its statements (optimus.core.stages.review)
+    first_failing: list[str] | None = None  # the user's own tests that failed the variant's first tested program
 
 
 @dataclass
@@ -301,7 +302,10 @@ def run_phase_tests(a: Attempt) -> Outcome:
         a.progress(f"tests {a.number}: {outcome.passed} passed")
         a.result.verified, a.result.message = True, f"{status}; {outcome.passed} tests passed"
         return OK
-    a.progress(f"tests {a.number}: {outcome.failed} failed" if found else f"status {status}")
+    if found and kind == "supervised" and a.result.first_failing is None:
+        a.result.first_failing = outcome.failing
+    a.progress(f"status {status}" if not found else f"tests {a.number}: could not run" if outcome.broken
+               else f"tests {a.number}: {outcome.failed} failed ({', '.join(outcome.failing)})")
     evidence = (f"{a.ctx.family.no_solution_hint(status)}\n{a.check.evidence()}".strip() if not found
                 else outcome.evidence())
     return Repair(("fix",), evidence, f"not verified after {a.options.max_fix} fixes: {evidence.splitlines()[0]}")
@@ -423,7 +427,19 @@ def try_variants(ctx: Context, report: Report, ladder: list[Phase], options: Opt
         if result.verified:
             report.winning_variant = index
             break
+        if index == 0 and index + 1 < max_variants and users_tests_unmoved(result):
+            result.message += (f"; not rephrasing: your test(s) {', '.join(result.tests.failing)} failed the first "
+                               "program and still fail after the fixes — check them against the statements")
+            progress("rephrase: not tried — the failing tests are the folder's own, and no fix changed them")
+            break
     return result
+
+
+def users_tests_unmoved(result: VariantResult) -> bool:
+    """The folder's own tests (written or edited by the user) failed, and the same ones still fail after every fix:
+    a rewrite of the statements cannot mend a test, so the user hears of it now."""
+    failing = result.tests.failing if result.tests else []
+    return bool(failing) and result.first_failing is not None and set(failing) == set(result.first_failing)
 
 
 def attempt(a: Attempt) -> VariantResult:
@@ -568,7 +584,7 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.message = result.message
     report.verification = result.verification
     report.attempts = dict(ctx.attempts)
-    report.llm_usage = client.stats.as_dict()
+    report.llm_usage = {**client.stats.as_dict(), **({"budget": client.max_calls} if client.max_calls else {})}
     report.seconds = {"llm": round(client.stats.llm_seconds, 3), "sandbox": round(ctx.sandbox_seconds, 3),
                       "total": round(time.monotonic() - started, 3)}
     qualify(report, ctx.problem, ex)  # assumptions, status detail, goal stages, unused-data warnings

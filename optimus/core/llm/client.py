@@ -68,6 +68,11 @@ def request_hash(backend: Backend, messages: list[dict]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+# Paid model calls one solve may make (--max-calls): full mode's worst case with the default repair budgets is
+# about 60; a solve that needs more is stuck, and says so rather than spending on.
+MAX_CALLS = 40
+
+
 class LLMClient:
     """Calls a backend, answering repeated deterministic requests from the log.
 
@@ -87,6 +92,7 @@ class LLMClient:
         self.transcript = Path(transcript) if transcript is not None else None
         self.use_cache = use_cache
         self.stats = LLMStats()
+        self.max_calls: int | None = None  # paid calls this client may make (--max-calls); None: no budget
 
     def chat(
         self,
@@ -105,6 +111,9 @@ class LLMClient:
             self._append_transcript(meta, messages, comp)
             return comp
 
+        if self.max_calls is not None and self.stats.calls >= self.max_calls:
+            raise LLMError(f"the budget of {self.max_calls} model calls is spent (--max-calls); the {stage} step "
+                           "was not asked")
         started = time.monotonic()
         try:
             comp = self.backend.complete(stage, messages)

@@ -50,6 +50,11 @@ class TestOutcome:
     def ok(self) -> bool:
         return self.broken is None and self.failed == 0 and self.passed > 0
 
+    @property
+    def failing(self) -> list[str]:
+        """The failed tests' names, in the order pytest ran them."""
+        return [f.split(":", 1)[0] for f in self.failures]
+
     def evidence(self) -> str:
         if self.broken:
             return f"The tests could not run:\n{self.broken}"
