@@ -124,3 +124,64 @@ def test_a_csv_of_8000_columns_validates_and_reaches_the_first_model_call(tmp_pa
     assert "data/wide.csv: 300 rows; 8000 columns: site VARCHAR, d1 … d7999 BIGINT (7999 columns)" in prompt
     assert "- d1: the first day's demand" in prompt and "s17" not in prompt
     assert len(prompt) < 8000  # the width is a figure of the summary, not a column name per column
+
+
+# ---- optimus new --data: a section per table -----------------------------------------------------------
+
+DEPOTS = "depot,open_cost\nnorth,1250\nsouth,980.5\n"
+
+
+def new_with_tables(tmp_path: Path, scripted_llm, answer: dict, *data: Path) -> Path:
+    from tests.test_new import FIXTURES
+
+    scripted_llm.enqueue("new", f"```json\n{json.dumps(answer)}\n```\n")
+    dest = tmp_path / "truck"
+    args = [a for p in data for a in ("--data", str(p))]
+    assert main(["new", str(dest), "--from", str(FIXTURES / "csv" / "request.txt"), *args, "--llm", "openai",
+                 "--base-url", scripted_llm.base_url, "--yes"]) == 0
+    return dest
+
+
+def csv_answer() -> dict:
+    from tests.test_new import FIXTURES
+
+    return json.loads((FIXTURES / "csv" / "reference" / "new.json").read_text())
+
+
+def test_new_writes_a_section_per_table_with_the_models_words_or_placeholders(tmp_path, scripted_llm):
+    (tmp_path / "shipments.csv").write_text("weight,volume\n120.5,3.25\n88,1.5\n")
+    (tmp_path / "depots.csv").write_text(DEPOTS)
+    words = {"shipments.csv": {"row": "One row per shipment of the season.",
+                               "columns": {"weight": "the shipment's weight, in kg"}}}
+    dest = new_with_tables(tmp_path, scripted_llm, {**csv_answer(), "tables": words},
+                           tmp_path / "shipments.csv", tmp_path / "depots.csv")
+    _, docs = tabledocs.parse((dest / "data" / "README.md").read_text())
+    by_file = {d.file: d for d in docs}
+    assert set(by_file) == {"shipments.csv", "depots.csv"}
+    assert by_file["shipments.csv"].about == ["One row per shipment of the season."]
+    assert by_file["shipments.csv"].columns["weight"] == "the shipment's weight, in kg"
+    assert list(by_file["depots.csv"].columns) == ["depot", "open_cost"]  # the user's to fill
+    assert all(t.startswith(tabledocs.PLACEHOLDER) for t in by_file["depots.csv"].columns.values())
+    from optimus.core.tables import summary
+
+    text = summary(dest)
+    assert "  - weight: the shipment's weight, in kg" in text and tabledocs.PLACEHOLDER not in text
+    warnings = [str(f) for f in validate(dest) if f.file.endswith("README.md")]
+    assert any("depots.csv" in w and "placeholder" in w and "depot, open_cost" in w for w in warnings), warnings
+    assert not any("shipments.csv: line" in w and "column(s) weight" in w for w in warnings)
+
+
+def test_new_keeps_the_users_readme_and_shows_its_words_to_the_model(tmp_path, scripted_llm):
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "shipments.csv").write_text("weight,volume\n120.5,3.25\n88,1.5\n")
+    (given / "depots.csv").write_text(DEPOTS)
+    readme = ("## shipments.csv\nOne row per shipment.\n- weight: its weight, in kg\n- volume: its volume, in m3\n"
+              "## depots.csv\nOne row per depot we may open.\n- open_cost: the cost of opening it, in euros\n")
+    (given / "README.md").write_text(readme)
+    dest = new_with_tables(tmp_path, scripted_llm, csv_answer(), given)
+    assert (dest / "data" / "README.md").read_text() == readme
+    prompt = scripted_llm.requests[0].messages[-1]["content"]
+    assert "  - open_cost: the cost of opening it, in euros" in prompt and "One row per depot we may open." in prompt
+    for value in ("120.5", "980.5", "north", "1250"):
+        assert value not in json.dumps([r.body for r in scripted_llm.requests])

@@ -11,6 +11,8 @@ that; new.json keeps what was confirmed, and every later report shows it.
 Data files: a JSON file's object is read by code into data.json; tables (--data costs.csv, --data x.parquet, or
 a folder of them) stay tables, copied into the folder's data/ and read by the program through DuckDB. The prompt
 sees their column names, row counts and types only, and a request's number found in a table is the user's data.
+data/README.md says what each table and column means (optimus.core.tabledocs): the user's own when a --data folder
+holds one, else a section per table with the model's words ("tables" in its answer) or a placeholder to fill.
 """
 
 from __future__ import annotations
@@ -35,7 +37,16 @@ from optimus.core.numbers import Held, close, derived, list_lengths, numbers_in,
 from optimus.core.prompts import messages, render
 from optimus.core.runstore import FOLDER_GITIGNORE
 from optimus.core.snop import Snop, marked, param_candidates
-from optimus.core.tables import columns_of, describe_inputs, holds_number, is_table_input, place, table_inputs
+from optimus.core.tabledocs import readme_in, skeleton
+from optimus.core.tables import (
+    column_names,
+    columns_of,
+    describe_inputs,
+    holds_number,
+    is_table_input,
+    place,
+    table_inputs,
+)
 from optimus.core.validate import validate
 
 _JSON_FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
@@ -66,6 +77,8 @@ class Draft:
     findings: list[dict[str, Any]] = field(default_factory=list)  # the harness's number check, for the user
     tables: list[Path] = field(default_factory=list)  # --data tables, copied into data/ as they are
     columns: set[str] = field(default_factory=set)  # their column names (a \param may name one)
+    table_words: dict[str, Any] = field(default_factory=dict)  # the model's words on each table, for data/README.md
+    readme: Path | None = None  # the user's own data/README.md, from a --data folder
 
 
 # ---- the request's numbers ------------------------------------------------------------------------
@@ -159,8 +172,8 @@ def describe_files(files: dict[Path, dict[str, Any]]) -> str:
 # ---- the model call -------------------------------------------------------------------------------
 
 
-def parse_answer(text: str) -> tuple[dict, dict, list[dict]]:
-    """The SNOP, the data and the assumptions of a fenced or bare JSON answer."""
+def parse_answer(text: str) -> tuple[dict, dict, list[dict], dict]:
+    """The SNOP, the data, the assumptions and the words on each table of a fenced or bare JSON answer."""
     match = _JSON_FENCE.search(text)
     body = match.group(1) if match else text[text.find("{"): text.rfind("}") + 1]
     try:
@@ -175,7 +188,8 @@ def parse_answer(text: str) -> tuple[dict, dict, list[dict]]:
             and a["assumption"].strip() for a in assumptions):
         raise ValueError('"assumptions" must be a list of objects, each with "about" (the statement sN or the data '
                          'key it affects) and "assumption" (what you assumed), and "value" when you chose one')
-    return value["snop"], value["data"], assumptions
+    words = value.get("tables", {})
+    return value["snop"], value["data"], assumptions, words if isinstance(words, dict) else {}
 
 
 def draft_problems(draft: Draft, staging: Path) -> list[str]:
@@ -200,11 +214,13 @@ def check_about(draft: Draft) -> list[dict[str, Any]]:
 
 
 def draft_from_model(client: LLMClient, request: str, files: dict[Path, dict[str, Any]], staging: Path,
-                     tables: list[Path] = ()) -> Draft:
+                     tables: list[Path] = (), readme: Path | None = None) -> Draft:
     """Ask, check, and send what the checks found back, at most MAX_ANSWERS answers in all. A draft that does
     not validate is repaired or refused; numbers the check cannot trace go back once, and what remains is for
-    the user to confirm (`Draft.findings`), never a refusal."""
-    described = "\n".join(d for d in ((describe_files(files) if files else ""), describe_inputs(list(tables))) if d)
+    the user to confirm (`Draft.findings`), never a refusal. `readme`: the user's data/README.md, whose words
+    the prompt shows under each table's schema."""
+    described = "\n".join(d for d in ((describe_files(files) if files else ""),
+                                      describe_inputs(list(tables), readme)) if d)
     prompt = render("new", request=request.strip(), data_files=described or "(none)")
     convo = messages(prompt)
     from_files = {k for columns in files.values() for k in columns}
@@ -213,12 +229,13 @@ def draft_from_model(client: LLMClient, request: str, files: dict[Path, dict[str
     for _ in range(MAX_ANSWERS):
         answer = client.chat("new", convo, prompt.name, prompt.template_hash).text
         try:
-            snop, data, assumptions = parse_answer(answer)
+            snop, data, assumptions, words = parse_answer(answer)
             clash = sorted(from_files & data.keys())
             if clash:
                 raise ValueError(f"data repeats keys the data files supply: {', '.join(clash)}")
             draft = Draft(snop, {**data, **{k: v for cols in files.values() for k, v in cols.items()}}, from_files,
-                          assumptions, tables=list(tables), columns=columns_of(list(tables)) if tables else set())
+                          assumptions, tables=list(tables), columns=columns_of(list(tables)) if tables else set(),
+                          table_words=words, readme=readme)
             problems = draft_problems(draft, staging)
         except ValueError as exc:
             problems = [str(exc)]
@@ -253,11 +270,22 @@ def write_folder(dest: Path, draft: Draft, link: bool = False) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     if draft.tables:
         place(draft.tables, dest, link)
+        readme = dest / "data" / "README.md"
+        readme.unlink(missing_ok=True)
+        if draft.readme is not None:
+            shutil.copyfile(draft.readme, readme)
+        else:
+            readme.write_text(skeleton({p.name: column_names(p) for p in draft.tables}, draft.table_words))
     snop = Snop.from_dict(draft.snop, dest / "snop.json")
     (dest / "snop.json").write_text(json.dumps(snop.to_dict(), indent=2, ensure_ascii=False) + "\n")
     (dest / "data.json").write_text(json.dumps(draft.data, indent=1) + "\n")
     if not (dest / ".gitignore").exists():
         (dest / ".gitignore").write_text(FOLDER_GITIGNORE)
+
+
+def users_readme(data_files: list[Path]) -> Path | None:
+    """The README.md a --data folder holds (what its tables mean, in the user's words), if one does."""
+    return next((found for p in data_files if p.is_dir() and (found := readme_in(p)) is not None), None)
 
 
 def check_dest(dest: Path, force: bool) -> None:
@@ -295,7 +323,7 @@ def create(dest: Path, request: str, client: LLMClient, data_files: list[Path], 
                 raise SpecError(path, key, f"the key is also in {keys[key]}; rename one of them")
             keys[key] = path
     with tempfile.TemporaryDirectory(prefix="optimus-new-") as tmp:
-        draft = draft_from_model(client, request, files, Path(tmp) / "draft", tables)
+        draft = draft_from_model(client, request, files, Path(tmp) / "draft", tables, users_readme(data_files))
     how = confirm(draft)
     if dest.is_dir() and force:
         for name in ("snop.json", "description.txt", "data.json", NEW_JSON):

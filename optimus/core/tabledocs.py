@@ -22,6 +22,9 @@ README = "README.md"
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 _COLUMN_LINE = re.compile(r"^[-*]\s+`?(?P<name>[^`:\n]+?)`?\s*:\s*(?P<text>.*)$")
 _SUFFIXES = (".csv", ".parquet")
+# What `optimus new` writes where the user has words to add: never shown to a model, and validate names each table
+# that still has one.
+PLACEHOLDER = "TODO:"
 
 
 @dataclass
@@ -36,7 +39,11 @@ class TableDoc:
 
 def readme_path(root: Path) -> Path | None:
     """data/README.md (or any data/README*) when the folder has one."""
-    directory = Path(root) / "data"
+    return readme_in(Path(root) / "data")
+
+
+def readme_in(directory: Path) -> Path | None:
+    """A folder's README.md, else its first README* file; None when there is none."""
     if not directory.is_dir():
         return None
     exact = directory / README
@@ -92,8 +99,10 @@ def lines_for(doc: TableDoc | None, have: list[str], indent: str = "  ") -> list
     if doc is None:
         return []
     present = set(have)
-    out = [indent + " ".join(doc.about)] if doc.about else []
-    return out + [f"{indent}- {name}: {text}" for name, text in doc.columns.items() if name in present]
+    about = [line for line in doc.about if not line.startswith(PLACEHOLDER)]
+    out = [indent + " ".join(about)] if about else []
+    return out + [f"{indent}- {name}: {text}" for name, text in doc.columns.items()
+                  if name in present and not text.startswith(PLACEHOLDER)]
 
 
 def unknown(root: Path, columns: dict[str, list[str]]) -> list[tuple[str, str, str]]:
@@ -115,6 +124,10 @@ def unknown(root: Path, columns: dict[str, list[str]]) -> list[tuple[str, str, s
         have = set(columns[file])
         out += [(shown, f"{doc.file}: {name}", f"a described column that {file} does not have")
                 for name in doc.columns if name not in have]
+        blank = [name for name, text in doc.columns.items() if text.startswith(PLACEHOLDER)]
+        if blank or any(line.startswith(PLACEHOLDER) for line in doc.about):
+            out.append((shown, doc.file, f"line {doc.line}: still a placeholder ({PLACEHOLDER}) for "
+                        + (f"column(s) {', '.join(blank)}" if blank else "what a row is") + ": no prompt shows it"))
     return out
 
 
@@ -129,8 +142,8 @@ def skeleton(tables: dict[str, list[str]], about: dict[str, dict] | None = None)
         given = about.get(file) if isinstance(about.get(file), dict) else {}
         words = given.get("columns") if isinstance(given.get("columns"), dict) else {}
         row = given.get("row") if isinstance(given.get("row"), str) and given.get("row").strip() else None
-        lines += [f"## {file}", row or "TODO: what one row is."]
-        lines += [f"- {name}: {str(words.get(name) or 'TODO: what this column holds, in what unit.').strip()}"
+        lines += [f"## {file}", row or f"{PLACEHOLDER} what one row is."]
+        lines += [f"- {name}: {str(words.get(name) or f'{PLACEHOLDER} what this column holds, in what unit.').strip()}"
                   for name in names]
         lines.append("")
     return "\n".join(lines)

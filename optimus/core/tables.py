@@ -291,10 +291,17 @@ def readable(path: Path) -> None:
         raise SpecError(path, "", f"cannot be read as a table: {str(exc).splitlines()[0]}") from None
 
 
-def describe_inputs(paths: list[Path]) -> str:
-    """The schema lines of tables about to be copied into data/ (what the prompt may know of them)."""
-    con = connect()
-    return "\n".join(replace(read_schema(p, p.parent, con), file=f"{TABLES_DIR}/{p.name}").line() for p in paths)
+def describe_inputs(paths: list[Path], readme: Path | None = None) -> str:
+    """The schema lines of tables about to be copied into data/ (what the prompt may know of them), each with
+    the words of the user's README.md on it (optimus.core.tabledocs)."""
+    from optimus.core import tabledocs
+
+    docs = tabledocs.parse(readme.read_text(encoding="utf-8", errors="replace"))[1] if readme else []
+    con, lines = connect(), []
+    for path in paths:
+        table = replace(read_schema(path, path.parent, con), file=f"{TABLES_DIR}/{path.name}")
+        lines += [table.line(), *tabledocs.lines_for(tabledocs.doc_for(table.file, docs), [n for n, _ in table.columns])]
+    return "\n".join(lines)
 
 
 def columns_of(paths: list[Path]) -> set[str]:
