@@ -77,7 +77,7 @@ def read_domain(path: Path) -> Domain:
     for part in root[2:]:
         head = part[0]
         if head == ":types":
-            dom.types.update(typed_names(part[1:], str(path)))
+            dom.declare(typed_names(part[1:], str(path)))
         elif head == ":constants":
             dom.constants.update(typed_names(part[1:], str(path)))
         elif head == ":action":

@@ -52,16 +52,27 @@ def sections(root: list) -> dict[str, list]:
 
 @dataclass
 class TypeTree:
-    """A domain's `:types`: each type's parent, and whether a type is (a subtype of) another."""
+    """A domain's `:types`: each type's parents (a type declared twice, `area - object` and `area - surface`,
+    has both, as Fast Downward's translator reads it), and whether a type is (a subtype of) another."""
 
-    types: dict[str, str] = field(default_factory=dict)  # type → parent
+    types: dict[str, str] = field(default_factory=dict)  # type → its last-declared parent
+    more: dict[str, set[str]] = field(default_factory=dict)  # type → every parent declared for it
+
+    def declare(self, pairs: list[tuple[str, str]]) -> None:
+        for kind, parent in pairs:
+            self.types[kind] = parent
+            self.more.setdefault(kind, set()).add(parent)
 
     def is_a(self, kind: str, wanted) -> bool:
         if isinstance(wanted, tuple):  # ("either", t, u)
             return any(self.is_a(kind, w) for w in wanted[1:])
-        while True:
-            if kind == wanted or wanted == "object":
+        seen, todo = set(), [kind]
+        while todo:
+            k = todo.pop()
+            if k == wanted or wanted == "object":
                 return True
-            if kind not in self.types or self.types[kind] == kind:
-                return False
-            kind = self.types[kind]
+            if k in seen:
+                continue
+            seen.add(k)
+            todo += [p for p in self.more.get(k, {self.types[k]} if k in self.types else set()) if p != k]
+        return False

@@ -8,25 +8,23 @@ from pathlib import Path
 from optimus.core.errors import SpecError
 
 
-def check_pddl(domain: Path, problem: Path | None = None) -> None:
-    """SpecError naming the file and line that our reader, or unified-planning's as Fast Downward reads
-    (planval.reader), cannot read: the domain alone first, then the pair."""
-    # The pddl family's own reader; imported here, since that family's package imports this module.
+def check_pddl(domain: Path, problem: Path | None = None) -> list[str]:
+    """What Fast Downward's translator reads (planval.translator), the domain alone or the pair; its warnings
+    (a shape older planners read). SpecError naming the file and line it refuses, in our reader's words when
+    ours finds a syntax error there (it names the unclosed '(')."""
+    from optimus.core.planval.translator import TranslatorError, read_domain_alone, read_pair
+
+    try:
+        return read_domain_alone(domain) if problem is None else read_pair(domain, problem).warnings
+    except TranslatorError as exc:
+        failed = exc
+    # The pddl family's own reader, for the line of a syntax error (it names the unclosed '('); imported here,
+    # since that family's package imports this module.
     from optimus.core.families.pddl.pddl_sandbox.sexpr import PddlSyntaxError, read_domain, read_problem
 
-    for path, read in ((domain, read_domain), (problem, read_problem)):
-        if path is not None:
-            try:
-                read(path.read_text())
-            except PddlSyntaxError as exc:
-                raise SpecError(path, f"line {exc.line}", str(exc).split(": ", 1)[-1]) from None
-    from optimus.core.planval.reader import read_pddl
-    from optimus.core.planval.up_start import start_unified_planning
-    from optimus.core.planval.validate import parse_error
-
-    start_unified_planning()
-    for files in ((domain,), (domain, problem)) if problem is not None else ((domain,),):
-        try:
-            read_pddl(*files)
-        except Exception as exc:  # noqa: BLE001 — pyparsing and UP raise many kinds; each becomes words
-            raise SpecError(files[-1], "", parse_error(exc, str(files[-1]))) from None
+    path = next((p for p in (domain, problem) if p is not None and p.name == failed.file), problem or domain)
+    try:
+        (read_problem if path == problem else read_domain)(path.read_text(encoding="latin-1"))
+    except PddlSyntaxError as exc:
+        raise SpecError(path, f"line {exc.line}", str(exc).split(": ", 1)[-1]) from None
+    raise SpecError(path, f"line {failed.line}" if failed.line else "", str(failed))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 
-from .up_start import start_unified_planning
 from .validate import validate_files, verdict
 
 
@@ -20,7 +19,6 @@ def main(argv: list[str]) -> int:
         return 2
     _, domain, problem, plan, out = argv
     try:
-        start_unified_planning()
         result = validate_files(domain, problem, plan)
     except Exception as exc:  # noqa: BLE001 — the verdict file must exist whatever went wrong
         result = verdict(False, None, reason=f"the validator failed: {type(exc).__name__}: {exc}")

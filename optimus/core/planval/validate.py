@@ -1,4 +1,5 @@
-"""Read the PDDL with unified-planning, turn the JSON plan into action instances, and validate it.
+"""Read the PDDL with Fast Downward's translator (planval.translator), turn the JSON plan into steps, and
+validate it on the translator's task (planval.semantics).
 
 Each way a plan can be wrong is named: a step that is not an action of the domain, the wrong number of
 arguments, an unknown object, a precondition that does not hold (which one, at which step), a goal left unmet.
@@ -7,7 +8,6 @@ arguments, an unknown object, a precondition that does not hold (which one, at w
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +20,10 @@ def validate_files(domain: str, problem: str, plan_path: str) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         return verdict(False, None, reason=f"{plan_path}: {exc}")
     try:
-        task = read_pddl(domain, problem)
+        reading = read_pddl(domain, problem)
     except PddlError as exc:
         return verdict(False, len(steps), reason=str(exc))
-    return validate(task, steps)
+    return {**validate(reading, steps), **({"warnings": reading.warnings} if reading.warnings else {})}
 
 
 class PddlError(Exception):
@@ -60,82 +60,58 @@ def read_plan(text: str) -> list[tuple[str, list[str]]]:
 
 
 def read_pddl(domain: str, problem: str):
-    """The pair as Fast Downward reads it (planval.reader); PddlError naming the file that does not read."""
-    from .reader import read_pddl as read
+    """The pair as Fast Downward's translator reads it (planval.translator.Reading); PddlError naming the file
+    and line it refuses."""
+    from .translator import TranslatorError, read_pair
 
     try:
-        return read(domain, problem)
-    except Exception as exc:  # noqa: BLE001 — pyparsing and UP raise many kinds; each becomes words
-        failed = exc
-    try:  # the domain alone: so the error names the file it is in (read twice only when something is wrong)
-        read(domain)
-    except Exception as exc:  # noqa: BLE001
-        raise PddlError(parse_error(exc, domain)) from None
-    raise PddlError(parse_error(failed, problem)) from None
+        return read_pair(domain, problem)
+    except TranslatorError as exc:
+        raise PddlError(str(exc)) from None
 
 
-def parse_error(exc: Exception, path: str) -> str:
-    """The reader's complaint, with the offending line of that file quoted when the exception says where."""
-    line = getattr(exc, "lineno", None)
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    if line is None:
-        match = re.search(r"line[: ]+(\d+)", text)
-        line = int(match.group(1)) if match else None
-    said = f"cannot read {Path(path).name} ({type(exc).__name__}: {text[:MAX_QUOTE]})"
+def validate(reading, steps: list[tuple[str, list[str]]]) -> dict[str, Any]:
+    """The plan stepped through the translator's task: the first step that cannot be done, or the goal unmet."""
+    from .semantics import TooLarge, World, initial_state, step, unmet
+
+    task = getattr(reading, "task", reading)
+    world = World(task)
+    actions = {a.name: a for a in task.actions}
     try:
-        lines = Path(path).read_text().splitlines()
-    except OSError:
-        return said
-    if line is not None and 0 < line <= len(lines):
-        return f"{said}; line {line}: {lines[line - 1].strip()[:MAX_QUOTE]}"
-    if line is not None and line > len(lines):
-        return f"{said}; the file ends before the expression is closed"
-    return said
+        state = world.closed(initial_state(task))
+        for k, (name, args) in enumerate(steps, 1):
+            said = f"{name}({', '.join(args)})"
+            if name not in actions:
+                return verdict(False, len(steps), k, said, f"{name!r} is not an action of the domain "
+                               f"(actions: {', '.join(sorted(actions))})")
+            action = actions[name]
+            params = action.parameters[:action.num_external_parameters]
+            wrong = _wrong_arguments(world, name, params, args)
+            if wrong:
+                return verdict(False, len(steps), k, said, wrong)
+            binding = dict(zip((p.name for p in params), args))
+            if not world.holds(action.precondition, binding, state):
+                return verdict(False, len(steps), k, said, "unmet precondition "
+                               f"({', '.join(unmet(world, action.precondition, binding, state))})")
+            state = step(world, action, binding, state)
+        if not world.holds(task.goal, {}, state):
+            missing = ", ".join(unmet(world, task.goal, {}, state))
+            return verdict(False, len(steps), reason=f"goal not reached: {missing} does not hold after the last step")
+    except TooLarge as exc:
+        return verdict(False, len(steps), reason=f"the validator cannot step this task: {exc} (too many to try)")
+    return verdict(True, len(steps))
 
 
-def validate(task, steps: list[tuple[str, list[str]]]) -> dict[str, Any]:
-    from unified_planning.engines import ValidationResultStatus
-    from unified_planning.plans import ActionInstance, SequentialPlan
-    from unified_planning.shortcuts import PlanValidator, get_environment
-
-    get_environment().credits_stream = None
-    actions = {a.name.lower(): a for a in task.actions}
-    objects = {o.name.lower(): o for o in task.all_objects}
-    instances = []
-    for k, (name, args) in enumerate(steps, 1):
-        shown = f"{name}({', '.join(args)})"
-        if name not in actions:
-            return verdict(False, len(steps), k, shown, f"{name!r} is not an action of the domain "
-                           f"(actions: {', '.join(sorted(actions))})")
-        action = actions[name]
-        params = action.parameters
-        if len(args) != len(params):
-            signature = ", ".join(f"{p.name} - {p.type}" for p in params)
-            return verdict(False, len(steps), k, shown, f"{name} takes {len(params)} argument(s) "
-                           f"({signature}), given {len(args)}")
-        for arg, param in zip(args, params):
-            if arg not in objects:
-                return verdict(False, len(steps), k, shown, f"{arg!r} is not an object of the problem "
-                               f"(objects: {', '.join(sorted(objects))})")
-            if not objects[arg].type.is_subtype(param.type):
-                return verdict(False, len(steps), k, shown, f"{arg} is a {objects[arg].type}, but {name} takes "
-                               f"a {param.type} as {param.name}")
-        instances.append(ActionInstance(action, tuple(objects[a] for a in args)))
-    plan = SequentialPlan(instances)
-    with PlanValidator(problem_kind=task.kind, plan_kind=plan.kind) as validator:
-        result = validator.validate(task, plan)
-    if result.status == ValidationResultStatus.VALID:
-        return verdict(True, len(steps))
-    message = " ".join(m.message for m in result.log_messages or []) or str(result.reason)
-    if result.inapplicable_action is not None:
-        k = len(result.trace) if result.trace else None  # the trace holds the states before the failing step
-        shown = f"{steps[k - 1][0]}({', '.join(steps[k - 1][1])})" if k else str(result.inapplicable_action)
-        match = re.search(r"Preconditions \[(.*)\] of", message)
-        reason = f"unmet precondition ({match.group(1)})" if match else message
-        return verdict(False, len(steps), k, shown, reason)
-    match = re.search(r"Goals \[(.*)\] are not", message)
-    return verdict(False, len(steps), reason=f"goal not reached: {match.group(1)} does not hold after the "
-                                             f"last step" if match else message)
+def _wrong_arguments(world, name: str, params: list, args: list[str]) -> str | None:
+    if len(args) != len(params):
+        signature = ", ".join(f"{p.name} - {p.type_name}" for p in params)
+        return f"{name} takes {len(params)} argument(s) ({signature}), given {len(args)}"
+    for arg, param in zip(args, params):
+        if arg not in world.objects:
+            return f"{arg!r} is not an object of the problem (objects: {', '.join(sorted(world.objects))})"
+        if not world.is_a(arg, param.type_name):
+            return f"{arg} is a {world.objects[arg]}, but {name} takes a {param.type_name} as {param.name}"
+    return None
 
 
 def failure(result: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """PDDL: classical planning the LLM+P way. The model writes only problem.pddl (objects, initial state, goal)
-for the domain.pddl an expert wrote; Fast Downward searches; the harness validates the plan (planval), never
-taking the planner's word. Parse errors, unknown names and unreachable goals come back as evidence, each
+for the domain.pddl an expert wrote; Fast Downward's translator reads the pair (what it reads, optimus reads);
+Fast Downward searches; the harness validates the plan (planval), never taking the planner's word. Parse errors, unknown names and unreachable goals come back as evidence, each
 quoted with its line or named by its facts.
 
 A planning folder: domain.pddl (given, never generated), a SNOP with problem_type PLANNING and solver pddl, an
@@ -139,8 +139,9 @@ def recheck_plan(ctx: Context, ex: Execution) -> Verdict:
                         f"{found.get('length')} steps")
     if findings:
         return Verdict("disagrees", f"re-validation disagrees: {findings[0]}", findings, claimed, seconds=seconds)
+    read_as = "".join(f"; read as older planners read it: {w}" for w in found.get("warnings") or [])
     return Verdict("agrees", f"planval re-validated the plan: {found.get('length')} steps, every precondition "
-                             "holds and the goal is reached", claimed=claimed, seconds=seconds)
+                             f"holds and the goal is reached{read_as}", claimed=claimed, seconds=seconds)
 
 
 def load_domain(root: Path) -> Domain:

@@ -1,21 +1,23 @@
 """python -m pddl_sandbox request.json: the harness's own run of a planning problem, in the sandbox.
 
-Parse problem.pddl against domain.pddl (our checks name the line; unified-planning's reader is the judge),
-plan with Fast Downward (or, in direct mode, take the model's plan.json), validate the plan with `planval`
-(never the planner's word), and write output.json and solution.json. A problem file that does not parse, and a
-plan that does not validate, end the run with exit 1 and the quoted error on stderr: evidence for the repair.
-unified-planning starts once per run (planval.up_start): the reader, the planner and planval share it; the
-harness's re-check validates again in a fresh sandbox (optimus.core.families.pddl.recheck_plan).
+Read domain.pddl and problem.pddl with Fast Downward's own translator (planval.translator: what it reads, we
+read; when it refuses, our checks name the line in words), plan with Fast Downward's driver on the same files
+(or, in direct mode, take the model's plan.json), validate the plan on the translator's task (planval, never
+the planner's word), and write output.json and solution.json. A problem file that does not read, and a plan
+that does not validate, end the run with exit 1 and the quoted error on stderr: evidence for the repair. A
+planner that runs out of time is no error of the file: status time_limit, exit 0. The harness's re-check
+validates again in a fresh sandbox (optimus.core.families.pddl.recheck_plan).
 Imports nothing from optimus; the harness copies this package (and planval) into the work dir.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
+from planval.planner import plan as fast_downward
+from planval.translator import TranslatorError, lisp, read_pair
 from planval.validate import PlanFormatError, failure, read_plan
 from planval.validate import validate as planval
 
@@ -24,100 +26,82 @@ from .reach import unreachable
 from .sexpr import PddlSyntaxError, read_domain, read_problem
 
 DOMAIN, PROBLEM, PLAN = "domain.pddl", "problem.pddl", "plan.json"
-_LINE = re.compile(r"line:?\s*(\d+)", re.IGNORECASE)
+READ_AS = ("translated-domain.pddl", "translated-problem.pddl")  # the pair with an older planner's fix applied
 
 
 def main(argv: list[str]) -> int:
     request = json.loads(Path(argv[1]).read_text())
-    domain_text, problem_text = Path(DOMAIN).read_text(), Path(PROBLEM).read_text()
-    lines = problem_text.splitlines()
     try:
-        domain = read_domain(domain_text)
-    except PddlSyntaxError as exc:
-        return fail([f"domain.pddl (given, not yours to change) does not parse: {exc}"])
-    try:
-        problem = read_problem(problem_text)
-    except PddlSyntaxError as exc:
-        return fail([f"problem.pddl is not valid PDDL: {exc}{quote_line(lines, exc.line)}"])
-    errors = problem_errors(domain, problem, lines)
-    if problem.domain and domain.name and problem.domain != domain.name:
-        errors.insert(0, f"problem.pddl names domain {problem.domain}, but the domain is {domain.name}")
-    if errors:
-        return fail(errors)
-    up_problem, error = _read_up(lines)
-    if error:
-        return fail([error])
+        reading = read_pair(DOMAIN, PROBLEM)
+    except TranslatorError as exc:
+        return fail(explain(str(exc)))
+    for warning in reading.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    files = (DOMAIN, PROBLEM)
+    if reading.warnings:  # the planner gets the pair as the translator read it, fixes applied
+        for name, nested in zip(READ_AS, (reading.domain, reading.problem)):
+            Path(name).write_text(lisp(nested) + "\n")
+        files = READ_AS
     if request.get("mode") == "direct":
-        plan, error = _direct_plan(Path(PLAN), domain)
+        plan, error = _direct_plan(Path(PLAN), {a.name for a in reading.task.actions})
         if error:
             return fail([error])
         status, optimal = "feasible", False
         write(PLAN, {"plan": plan})  # planval's form, the model's spelling normalised
     else:
-        status, plan = _plan(up_problem, bool(request.get("optimal")), float(request.get("timeout", 60)))
-        optimal = status == "optimal"
+        optimal = bool(request.get("optimal"))
+        found = fast_downward(*files, optimal=optimal, timeout=float(request.get("timeout", 60)))
+        status, plan = found["status"], found["plan"]
         if plan is None:
-            why = unreachable(domain, problem) if status == "infeasible" else None
-            write("output.json", {"plan": [], "length": None, "optimal": False})
-            write("solution.json", {"status": status, "objective": None, "unreachable": why})
-            if status == "error":
-                print("Fast Downward failed on the problem (see its log above).", file=sys.stderr)
-                return 1
-            return 0
+            return no_plan(status, found, reading.warnings)
         write(PLAN, {"plan": plan})
-    verdict = validate(up_problem)
+    verdict = validate(reading)
     if not verdict.get("valid"):
         return fail([f"The plan is not valid: {failure(verdict)}"])
-    write("output.json", {"plan": plan, "length": len(plan), "optimal": optimal})
-    write("solution.json", {"status": status, "objective": len(plan), "validated": True})
+    write("output.json", {"plan": plan, "length": len(plan), "optimal": status == "optimal"})
+    write("solution.json", {"status": status, "objective": len(plan), "validated": True,
+                            **({"warnings": reading.warnings} if reading.warnings else {})})
     return 0
 
 
-def _read_up(lines: list[str]):
-    """unified-planning's reading of the pair, as Fast Downward reads it: the problem object, or the quoted error."""
-    from planval.reader import read_pddl
-    from planval.up_start import start_unified_planning
-
-    start_unified_planning()  # outside the try: a broken install is no error of problem.pddl
+def explain(said: str) -> list[str]:
+    """The translator's refusal; about the problem file, our check's words first when it finds the mistakes
+    (each named with its line). The domain is checked before any model call, so its errors are said as such."""
+    if f"cannot read {DOMAIN}" in said:
+        return [f"{DOMAIN} (given, not yours to change) does not read: {said}"]
+    text = Path(PROBLEM).read_text(encoding="latin-1")
     try:
-        return read_pddl(DOMAIN, PROBLEM), None
-    except Exception as exc:  # noqa: BLE001 — the reader raises many kinds; each is evidence, quoted with its line
-        failed = exc
-    try:  # the domain alone: checked before any model call, so failing here means this reader differs
-        read_pddl(DOMAIN)
-    except Exception as exc:  # noqa: BLE001
-        return None, f"domain.pddl (given, not yours to change) does not parse: {type(exc).__name__}: {exc}"
-    text = str(failed).strip() or type(failed).__name__
-    match = _LINE.search(text)
-    quote = quote_line(lines, int(match.group(1))) if match else ""
-    return None, f"problem.pddl does not parse (unified-planning: {type(failed).__name__}): {text}{quote}"
+        domain, problem = read_domain(Path(DOMAIN).read_text(encoding="latin-1")), read_problem(text)
+    except PddlSyntaxError as exc:
+        return [f"{PROBLEM} is not valid PDDL: {exc}{quote_line(text.splitlines(), exc.line)}"]
+    errors = problem_errors(domain, problem, text.splitlines())
+    if problem.domain and domain.name and problem.domain != domain.name:
+        errors.insert(0, f"{PROBLEM} names domain {problem.domain}, but the domain is {domain.name}")
+    return [*errors, said] if errors else [said]
 
 
-def _plan(problem, optimal: bool, timeout: float) -> tuple[str, list | None]:
-    """Fast Downward: lama-first, or A* with LM-cut when an optimal plan is asked. Its status, normalised."""
-    from unified_planning.engines import PlanGenerationResultStatus as S
-    from unified_planning.model.metrics import MinimizeSequentialPlanLength
-    from unified_planning.shortcuts import OneshotPlanner
-
-    if optimal and not problem.quality_metrics:
-        # The opt engine calls a plan optimal only when the problem states what is minimised (on a copy: the
-        # problem as read is what planval validates against).
-        problem = problem.clone()
-        problem.add_quality_metric(MinimizeSequentialPlanLength())
-    with OneshotPlanner(name="fast-downward-opt" if optimal else "fast-downward") as planner:
-        result = planner.solve(problem, timeout=timeout)
-    status = {S.SOLVED_OPTIMALLY: "optimal", S.SOLVED_SATISFICING: "feasible",
-              S.UNSOLVABLE_PROVEN: "infeasible", S.UNSOLVABLE_INCOMPLETELY: "infeasible",
-              S.TIMEOUT: "time_limit"}.get(result.status, "error")
-    if status in ("error", "time_limit") and result.log_messages:
-        print("\n".join(log.message for log in result.log_messages)[-1500:], file=sys.stderr)
-    if result.plan is None:
-        return status, None
-    steps = [{"action": a.action.name, "args": [str(p) for p in a.actual_parameters]} for a in result.plan.actions]
-    return status, steps
+def no_plan(status: str, found: dict, warnings: list[str]) -> int:
+    """No plan: why, when the relaxed check can say (no plan exists); the planner's log when it failed."""
+    why = None
+    if status == "infeasible":
+        try:
+            why = unreachable(read_domain(Path(DOMAIN).read_text(encoding="latin-1")),
+                              read_problem(Path(PROBLEM).read_text(encoding="latin-1")))
+        except PddlSyntaxError:
+            why = None  # an explanation only: the translator's reading stands
+    write("output.json", {"plan": [], "length": None, "optimal": False})
+    write("solution.json", {"status": status, "objective": None, "unreachable": why,
+                            **({"warnings": warnings} if warnings else {})})
+    if status == "time_limit":
+        print("Fast Downward ran out of time before it found a plan (the planner's limit, not an error in "
+              "problem.pddl).", file=sys.stderr)
+    if status == "error":
+        print(f"Fast Downward failed on the problem:\n{found.get('log', '')}", file=sys.stderr)
+        return 1
+    return 0
 
 
-def _direct_plan(path: Path, domain) -> tuple[list | None, str | None]:
+def _direct_plan(path: Path, actions: set[str]) -> tuple[list | None, str | None]:
     """The model's plan, read as planval reads it: a JSON list of {"action", "args"} or of "(action arg …)"
     strings (or {"plan": …}); each action must be the domain's."""
     try:
@@ -125,16 +109,15 @@ def _direct_plan(path: Path, domain) -> tuple[list | None, str | None]:
     except (OSError, PlanFormatError) as exc:
         return None, f"plan.json: {exc}"
     for k, (action, _) in enumerate(steps, 1):
-        if action not in domain.actions:
-            return None, f"step {k}: {action!r} is not an action of the domain (actions: {', '.join(domain.actions)})"
+        if action not in actions:
+            return None, f"step {k}: {action!r} is not an action of the domain (actions: {', '.join(sorted(actions))})"
     return [{"action": action, "args": args} for action, args in steps], None
 
 
-def validate(up_problem) -> dict:
-    """planval's verdict on plan.json against the pair as unified-planning read it (kept as validation.json).
-    In this process: a process of its own would start unified-planning a second time for the same verdict."""
+def validate(reading) -> dict:
+    """planval's verdict on plan.json against the pair as the translator read it (kept as validation.json)."""
     try:
-        verdict = planval(up_problem, read_plan(Path(PLAN).read_text()))
+        verdict = planval(reading, read_plan(Path(PLAN).read_text()))
     except PlanFormatError as exc:
         verdict = {"valid": False, "reason": f"{PLAN}: {exc}"}
     except Exception as exc:  # noqa: BLE001 — the verdict must exist whatever went wrong, as planval's own CLI

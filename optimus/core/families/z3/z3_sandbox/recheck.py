@@ -224,37 +224,27 @@ def minimal_core(cap: Captured, deadline: float) -> dict:
 def validate_plan(spec: dict) -> dict:
     try:
         from planval import validate_files
-        from planval.up_start import start_unified_planning
     except ImportError as exc:
         return {"valid": False, "reason": f"the plan validator is missing: {exc}"}
-    start_unified_planning()
     return validate_files(spec["domain"], spec["problem"], spec["plan"])
 
 
 def optimal_length(spec: dict, seconds: float) -> dict:
-    """The shortest plan's length by Fast Downward's optimal configuration: a proof independent of the program's
-    encoding (the program's own model of T-1 steps may be wrong in the same way as its model of T)."""
+    """The shortest plan's length by Fast Downward's optimal configuration (A* with LM-cut, its own driver on
+    the files): a proof independent of the program's encoding (the program's own model of T-1 steps may be
+    wrong in the same way as its model of T)."""
     try:
-        from planval.up_start import start_unified_planning
-
-        start_unified_planning()
-        from planval.reader import read_pddl
-        from unified_planning.engines import PlanGenerationResultStatus as St
-        from unified_planning.model.metrics import MinimizeSequentialPlanLength
-        from unified_planning.shortcuts import OneshotPlanner
-
-        task = read_pddl(spec["domain"], spec["problem"])
-        if not task.quality_metrics:  # without a metric, UP reports even A*'s plans as merely satisficing
-            task.add_quality_metric(MinimizeSequentialPlanLength())
-        with OneshotPlanner(name="fast-downward-opt") as planner:
-            answer = planner.solve(task, timeout=seconds)
-    except Exception as exc:  # noqa: BLE001 — the planner is optional evidence; its absence is said
-        return {"status": "error", "reason": f"{type(exc).__name__}: {str(exc)[:300]}"}
-    if answer.status == St.SOLVED_OPTIMALLY:
-        return {"status": "optimal", "length": len(answer.plan.actions), "planner": answer.engine_name}
-    if answer.status in (St.UNSOLVABLE_PROVEN, St.UNSOLVABLE_INCOMPLETELY):
-        return {"status": "infeasible", "planner": answer.engine_name}
-    return {"status": "unknown", "reason": answer.status.name, "planner": answer.engine_name}
+        from planval.planner import plan
+    except ImportError as exc:
+        return {"status": "error", "reason": f"the planner is missing: {exc}"}
+    found = plan(spec["domain"], spec["problem"], optimal=True, timeout=seconds)
+    if found["status"] == "optimal":
+        return {"status": "optimal", "length": len(found["plan"]), "planner": "fast-downward seq-opt-lmcut"}
+    if found["status"] == "infeasible":
+        return {"status": "infeasible", "planner": "fast-downward seq-opt-lmcut"}
+    return {"status": "unknown" if found["status"] != "error" else "error",
+            "reason": found["status"] if found["status"] != "error" else found.get("log", "")[-300:],
+            "planner": "fast-downward seq-opt-lmcut"}
 
 
 def _statement(name: str) -> str | None:
