@@ -11,7 +11,7 @@ from typing import Any
 from optimus.core.errors import SpecError
 from optimus.core.files import read_json
 from optimus.core.snop import Snop, load_snop, schema_errors
-from optimus.core.tables import tables_dir
+from optimus.core.tables import TABLE_SUFFIXES, TABLES_DIR, tables_dir
 
 SNOP_FILES = ("snop.json", "description.txt")
 
@@ -40,8 +40,10 @@ class Problem:
 
     @cached_property
     def data(self) -> Any:
-        if not self.data_path.exists() and not self.data_path.is_symlink() and tables_dir(self.root):
-            return {}  # tables only (data/): nothing else to read
+        if not self.data_path.exists() and not self.data_path.is_symlink():
+            if tables_dir(self.root):
+                return {}  # tables only (data/): nothing else to read
+            raise SpecError(self.data_path, "", missing_data_message(self.root))
         data = read_json(self.data_path)
         if not isinstance(data, dict):
             raise SpecError(self.data_path, "$", f"expected a JSON object of named values, found {type(data).__name__}")
@@ -85,6 +87,16 @@ def inside(root: Path, path: Path) -> Path:
     if real != top and top not in real.parents:
         raise SpecError(path, "", f"points outside the problem folder (to {real}); copy the file in instead")
     return path
+
+
+def missing_data_message(root: Path) -> str:
+    """What a folder without data.json is told: where its tables belong when they lie beside the SNOP."""
+    loose = sorted(p.name for p in root.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
+    if loose:
+        shown = ", ".join(loose[:3]) + (f" and {len(loose) - 3} more" if len(loose) > 3 else "")
+        return (f"not found, and the tables {shown} lie beside the SNOP: move them into {root / TABLES_DIR}/ "
+                "(a folder's tables are read from data/), or write data.json")
+    return "not found: a problem folder holds its data in data.json, or as tables (*.csv, *.parquet) in data/"
 
 
 def load_problem(root: Path | str) -> Problem:
