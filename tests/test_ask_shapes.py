@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from optimus.bench.ask import data_shape
 from optimus.commands.cli import main
 from optimus.commands.question import data_candidate, parse
 from optimus.core.changes import map_change
@@ -82,9 +83,11 @@ def test_a_row_named_after_a_map_key_picks_that_entry_when_values_tie():
     assert edit.text() == "min_need.energy: 60 → 58"
 
 
-def solved(tmp_path: Path, name: str) -> Path:
-    folder = tmp_path / name
-    shutil.copytree(ROOT / "nlp4lp" / name, folder, ignore=shutil.ignore_patterns("runs", "variants"))
+@pytest.fixture(scope="module")
+def canteen(tmp_path_factory) -> Path:
+    """nlp4lp/43 (a MILP over maps, general integers, a constant objective term), solved once for the module."""
+    folder = tmp_path_factory.mktemp("ask") / "43"
+    shutil.copytree(ROOT / "nlp4lp" / "43", folder, ignore=shutil.ignore_patterns("runs", "variants"))
     assert main(["solve", str(folder), "--llm", "reference", "--mode", "supervised", *SANDBOX]) == 0
     return folder
 
@@ -94,8 +97,8 @@ def expected(folder: Path, qid: str) -> dict:
     return next(q["expected"] for q in json.loads((folder / "questions.json").read_text()) if q["id"] == qid)
 
 
-def test_every_cost_20_percent_lower_on_a_map_shaped_folder_answers(tmp_path, capsys):
-    folder = solved(tmp_path, "43")
+def test_every_cost_20_percent_lower_on_a_map_shaped_folder_answers(canteen, capsys):
+    folder = canteen
     data = json.loads((folder / "data.json").read_text())
     before = json.loads((folder / "runs" / "latest" / "report.json").read_text())["objective"]
     code = main(["ask", str(folder / "runs" / "latest"), "what if every cost were 20 % lower?", "--llm", "reference",
@@ -113,10 +116,10 @@ def test_every_cost_20_percent_lower_on_a_map_shaped_folder_answers(tmp_path, ca
 
 @pytest.mark.parametrize("qid, question", [("q5", "why is there no spinach in the order?"),
                                            ("q6", "what would a vitamin C need 100 units lower save?")])
-def test_why_not_and_sensitivity_on_a_milp_with_general_integers_agree_with_cbc(tmp_path, qid, question):
+def test_why_not_and_sensitivity_on_a_milp_with_general_integers_agree_with_cbc(canteen, qid, question):
     """The issue's MILP case: general integers with bounds and a constant objective term (the delivery fee,
     in solution.json). Failed before: `PulpError: Unknown bound LI` from the CBC second opinion."""
-    folder = solved(tmp_path, "43")
+    folder = canteen
     assert main(["ask", str(folder / "runs" / "latest"), question, "--llm", "reference", *SANDBOX]) == 0
     after = json.loads((folder / "runs" / "latest" / "ask.jsonl").read_text().splitlines()[-1])["after"]
     assert after["status"] == "optimal" and after["verified"] and "CBC agrees: optimal" in after["how"]
@@ -140,3 +143,23 @@ def test_diagnose_and_repair_name_a_map_entry_by_its_key_path(tmp_path, capsys):
     rounds = [json.loads(line) for line in (run / "repair.jsonl").read_text().splitlines()]
     assert rounds[-1]["diff"] == [f"data.json min_need.vitc: 2500 → {most:g}"] and rounds[-1]["outcome"] == "feasible"
     assert json.loads((Path(rounds[-1]["variant"]) / "data.json").read_text())["min_need"]["vitc"] == most
+
+
+def test_data_shapes_are_told_apart_for_the_bench_table():
+    assert data_shape({"a": [1, 2], "b": [[1, 2]], "c": 3}) == "lists"
+    assert data_shape({"cost": {"oats": 1}, "content": {"oats": {"iron": 2}}}) == "maps"
+    assert data_shape({"foods": [{"name": "oats", "price": 2}], "fee": 1}) == "records"
+
+
+def test_bench_ask_puts_every_kind_to_the_map_shaped_milp(tmp_path):
+    """`optimus bench --ask` offline: each kind of question on nlp4lp/43, every answer matching the ground truth
+    that CBC and HiGHS agree on (questions.json), tabled by kind and by problem type and data shape."""
+    problems = tmp_path / "problems"
+    shutil.copytree(ROOT / "nlp4lp" / "43", problems / "43", ignore=shutil.ignore_patterns("runs", "variants"))
+    out = tmp_path / "out"
+    assert main(["bench", str(problems), "--ask", "--llm", "reference", "--out", str(out), *SANDBOX]) == 0
+    rows = [json.loads(line) for line in (out / "ask.jsonl").read_text().splitlines()]
+    kinds = {"what-if-data", "what-if-statement", "why", "why-not", "sensitivity"}
+    assert {r["kind"] for r in rows} == kinds and all(r["right"] for r in rows), [r for r in rows if not r["right"]]
+    table = (out / "summary.md").read_text()
+    assert f"| MILP | maps | {', '.join(sorted(kinds))} | {len(rows)} | {len(rows)} / {len(rows)} |" in table

@@ -1,6 +1,6 @@
 """`optimus bench --ask`: questions put to solved problems (optimus ask), each answer judged against ground truth.
 
-A folder may carry `questions.json`: [{"id", "question", "kind" (what-if-data, what-if-statement, why-not,
+A folder may carry `questions.json`: [{"id", "question", "kind" (what-if-data, what-if-statement, why, why-not,
 sensitivity), "expected": {"status", "objective"}, "truth": {"data": {key: full new value}, "program":
 "reference" or "question"}}]. Each folder is solved once (on a copy), then every question asked of that run. An
 answer is right when its status and objective after the change match `expected` (relative 1e-4); a sensitivity
@@ -71,7 +71,7 @@ def ask_rows(folder: Path, work: Path, args: argparse.Namespace, mode: str) -> l
     rows = []
     for q in read_json(folder / "questions.json"):
         row = {"problem": short_name(folder), "id": q["id"], "kind": q["kind"], "question": q["question"],
-               "expected": q["expected"]}
+               "expected": q["expected"], "type": problem.snop.problem_type, "shape": data_shape(problem.data)}
         try:
             solved = load_run(run.dir)
             env = make_env(argparse.Namespace(**{**vars(args), "mode": mode, "words": True}), solved)
@@ -90,6 +90,21 @@ def ask_rows(folder: Path, work: Path, args: argparse.Namespace, mode: str) -> l
     return rows
 
 
+def data_shape(data: dict) -> str:
+    """How data.json holds its values: "records" (a list of objects), "maps" (objects by name), else "lists"."""
+    def kinds(v, inside_list=False):
+        if isinstance(v, dict):
+            yield "records" if inside_list else "maps"
+            for item in v.values():
+                yield from kinds(item)
+        elif isinstance(v, list):
+            for item in v:
+                yield from kinds(item, True)
+
+    found = {k for value in data.values() for k in kinds(value)} if isinstance(data, dict) else set()
+    return next((s for s in ("records", "maps") if s in found), "lists")
+
+
 def table(rows: list[dict]) -> str:
     kinds = sorted({r["kind"] for r in rows})
     lines = ["| kind | asked | answered right | model calls per question |", "| --- | --- | --- | --- |"]
@@ -98,6 +113,11 @@ def table(rows: list[dict]) -> str:
         calls = [r["calls"] for r in mine if r.get("calls") is not None]
         per = f"{sum(calls) / len(calls):.2f}" if calls else "–"
         lines.append(f"| {kind} | {len(mine)} | {sum(r['right'] for r in mine)} / {len(mine)} | {per} |")
+    lines += ["", "| problem type | data.json holds | kinds asked | asked | answered right |", "| --- | --- | --- | --- | --- |"]
+    for group in sorted({(r.get("type", "–"), r.get("shape", "–")) for r in rows}):
+        mine = [r for r in rows if (r.get("type", "–"), r.get("shape", "–")) == group]
+        asked = ", ".join(sorted({r["kind"] for r in mine}))
+        lines.append(f"| {group[0]} | {group[1]} | {asked} | {len(mine)} | {sum(r['right'] for r in mine)} / {len(mine)} |")
     lines += ["", "| problem | question | kind | expected | answered | right | calls |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         exp = r["expected"]
