@@ -109,6 +109,25 @@ def judge(
     return v
 
 
+RIGHT, RIGHT_UNDER, WRONG = "right", "right under a named assumption", "wrong"
+
+
+def rightness(verdict: Verdict, expected: dict, checks: list[dict] | None, rel: float = REL_TOL,
+              abs_tol: float = ABS_TOL) -> tuple[str, str | None]:
+    """right (a success), right under a named assumption (the expected objective is the answer under one of the
+    assumption checks' alternatives, optimus.commands.assumption_checks), or wrong; and that assumption."""
+    if verdict.success:
+        return RIGHT, None
+    want = expected.get("objective")
+    if want is None or expected.get("status", "optimal") != "optimal":
+        return WRONG, None
+    tol = label_abs_tol(expected, abs_tol)
+    for c in checks or []:
+        if c.get("checked") and c.get("status") == "solved" and objective_matches(c.get("objective"), want, rel, tol):
+            return RIGHT_UNDER, f"({c['assumption']}) {c['about']}: {c['alternative']}"
+    return WRONG, None
+
+
 def executed(attempt: Path) -> Execution:
     """What run_tests needs of a run: its folder and the output.json and solution.json it left (read safely)."""
     return Execution(

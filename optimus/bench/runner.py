@@ -24,8 +24,9 @@ from pathlib import Path
 from optimus.bench.backends import Delayed, SandboxSlots, Throttled
 from optimus.bench.draw import Subject, candidates, draw
 from optimus.bench.faults import FaultPlan, parse_spec
-from optimus.bench.judge import final_attempt, ground_truth, judge
+from optimus.bench.judge import final_attempt, ground_truth, judge, rightness
 from optimus.bench.ray_executor import run_rows
+from optimus.commands.assumption_checks import check_assumptions
 from optimus.commands.samples import solve_samples
 from optimus.core import families
 from optimus.core.consensus import bench_row
@@ -75,6 +76,7 @@ class BenchOptions:
     # --samples K: every row takes K independent formulations (optimus.commands.samples); with K > 1 each mode is a whole
     # solve of its own (the independent ablation)
     samples: int = 1
+    check_assumptions: int = 4  # model calls for solving the assumptions' alternative readings (data values: none)
     ray_address: str | None = None  # None: a local Ray on this machine
     rpm: int = 0  # model requests per minute, at most (ray executor; 0: no limit)
     optimal: bool = False  # planning: ask the planner for a proven-optimal plan (pddl: A* with LM-cut)
@@ -369,6 +371,7 @@ def run_task(
         else:
             report = solve(problem, client, sandbox, run, options,
                            events=Events(on_mode_end=lambda r, a: snapshot(r, run.dir / a)))
+        check_assumptions(problem, client, sandbox, run, options, report, opts.check_assumptions)
         snapshot(report, final_attempt(run.dir))
     except Exception as exc:  # noqa: BLE001 — one broken row must not end a long benchmark; the row says why
         error = f"{type(exc).__name__}: {exc}"
@@ -382,6 +385,9 @@ def run_task(
         usage = report.llm_usage if report else client.stats.as_dict()
         rows.append(make_row(subject, mode, backend, report, usage, verdicts[attempt], plan, fault,
                              error if n >= len(ends) else None, seconds, run.dir))
+        rows[-1]["verdict"], rows[-1]["under_assumption"] = rightness(
+            verdicts[attempt], subject.expected, report.assumption_checks if report else None, opts.rel_tol,
+            opts.abs_tol)
     return rows
 
 

@@ -53,6 +53,20 @@ def planning_section(rows: list[dict]) -> list[str]:
                          "computed optimum. Sandbox time holds the planner's search, its validation and the tests.")]
 
 
+def rightness_section(rows: list[dict]) -> list[str]:
+    """Right, right under a named assumption (the expected objective is the answer under an assumption's
+    alternative, which the run solved too), wrong: per mode."""
+    word = lambda r: r.get("verdict") or ("right" if r["success"] else "wrong")  # rows written before the word
+    lines = ["", "### Right, right under a named assumption, wrong", "",
+             "| mode | right | right under a named assumption | wrong |", "| --- | --- | --- | --- |"]
+    for m in modes_of(rows):
+        words = [word(r) for r in rows if r["mode"] == m]
+        lines.append(f"| {m} | {words.count('right')} | {words.count('right under a named assumption')} | "
+                     f"{words.count('wrong')} |")
+    under = [f"- {r['problem']} ({r['mode']}): {r['under_assumption']}" for r in rows if r.get("under_assumption")]
+    return lines + (["", "Right under a named assumption:", *under] if under else [])
+
+
 def ordering(rows: list[dict]) -> tuple[bool, str]:
     """Does success not decrease along prompt → debug → autotests → supervised → full?"""
     stats = [(m, sum(r["success"] for r in rows if r["mode"] == m)) for m in modes_of(rows) if m in MODES]
@@ -197,6 +211,7 @@ def write_summary(
             "until it stopped, including the lesser modes' (e.g. supervised's include the generated tests'). "
             "`--ablation independent` runs every mode from scratch."
         )]
+    head += rightness_section(rows)
     head += planning_section(rows)
     head += samples_section(rows)
     holds, chain = ordering(rows)

@@ -41,22 +41,24 @@ class Solve:
     options: Options
     samples: int = 1
     warnings: list = field(default_factory=list)  # validate's warnings on the folder (the run goes on)
+    check_assumptions: int = 4  # model calls the assumption checks may spend (optimus.commands.assumption_checks)
 
 
 def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full", sandbox: str = "auto",
                   samples: int = 1, timeout: float = 120.0, memory_mb: int = 4096, max_debug: int = 5,
                   max_fix: int = 5, rephrasings: int = 5, regen_tests: bool = False, optimal: bool = False,
                   assess: bool | None = None, use_cache: bool = True, solver: SolverOptions | None = None,
-                  runs_dir: str | Path | None = None, **llm_settings: Any) -> Solve:
+                  runs_dir: str | Path | None = None, check_assumptions: int = 4, **llm_settings: Any) -> Solve:
     """Check the folder (errors raise SpecError naming file and field), then build the model client, the sandbox
     and the run folder. `solver`: time limit, MIP gap, threads, LP export (optimus.core.solver_options).
+    `check_assumptions`: model calls for solving the assumptions' alternative readings (data values cost none).
     `runs_dir`: runs go to <runs_dir>/<folder name>/ instead of <folder>/runs/ (also $OPTIMUS_RUNS_DIR).
     `llm_settings`: model, base_url, temperature, max_tokens."""
     from optimus.core.validate import validate
 
     check("solve", {"llm": llm, "mode": mode, "sandbox": sandbox, "samples": samples, "timeout": timeout,
                     "memory_mb": memory_mb, "max_debug": max_debug, "max_fix": max_fix, "rephrasings": rephrasings,
-                    **llm_settings})
+                    "check_assumptions": check_assumptions, **llm_settings})
     if samples < 1:
         raise ConfigError(f"--samples {samples}: the number of independent formulations must be at least 1")
     findings = validate(Path(folder))
@@ -77,17 +79,23 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     options = Options(mode=mode, max_debug=max_debug, max_fix=max_fix, rephrasings=rephrasings,
                       regen_tests=regen_tests, optimal=optimal, limits=limits, assess=assess,
                       solver=solver or SolverOptions())
-    return Solve(problem, client, box, run, options, samples, findings)
+    return Solve(problem, client, box, run, options, samples, findings, check_assumptions)
 
 
 def run_solve(setup: Solve, progress: Callable[[str], None] = lambda _: None) -> Report:
-    """Run a prepared solve; report.json is written in its run folder."""
+    """Run a prepared solve, then solve its assumptions' alternatives; report.json is written in its run folder."""
+    from optimus.commands.assumption_checks import check_assumptions
+
     if setup.samples > 1:
         from optimus.commands.samples import solve_samples
 
-        return solve_samples(setup.problem, setup.client, setup.sandbox, setup.run, setup.options, setup.samples,
-                             progress=progress)
-    return solve_loop(setup.problem, setup.client, setup.sandbox, setup.run, setup.options, progress=progress)
+        report = solve_samples(setup.problem, setup.client, setup.sandbox, setup.run, setup.options, setup.samples,
+                               progress=progress)
+    else:
+        report = solve_loop(setup.problem, setup.client, setup.sandbox, setup.run, setup.options, progress=progress)
+    check_assumptions(setup.problem, setup.client, setup.sandbox, setup.run, setup.options, report,
+                      setup.check_assumptions, progress)
+    return report
 
 
 def solve(folder: str | Path, *, progress: Callable[[str], None] = lambda _: None, **settings: Any) -> Report:

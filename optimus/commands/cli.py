@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_solver_arguments(p)
     p.add_argument("--show", choices=["top", "all"], default="top",
                    help="decisions shown after the objective: the first 20 non-zero (top, default) or all")
+    p.add_argument("--check-assumptions", type=int, default=4, metavar="N",
+                   help="model calls for solving each assumption's alternative reading, to tell which change the "
+                        "answer (a data value's alternative re-runs the program: no call; default 4, 0: none)")
     p.add_argument("--runs-dir", type=Path, metavar="DIR",
                    help="write runs to DIR/<folder name>/ instead of <folder>/runs/ (or set OPTIMUS_RUNS_DIR)")
     p.add_argument("--json", action="store_true", help="print report.json")

@@ -64,6 +64,7 @@ def prepare_folder(args: argparse.Namespace):
                          timeout=args.timeout, memory_mb=args.memory, max_debug=args.max_debug,
                          max_fix=args.max_fix, rephrasings=args.rephrasings, regen_tests=args.regen_tests,
                          optimal=args.optimal, assess=args.assess, use_cache=not args.no_cache,
+                         check_assumptions=args.check_assumptions,
                          solver=solver_options(args), runs_dir=args.runs_dir,
                          **{k: getattr(args, k, None) for k in registry.SETTINGS})
 

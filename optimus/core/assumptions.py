@@ -3,11 +3,12 @@
 A result is "solved under N assumptions" (report.json `assumptions` and `status_detail`, the terminal's result
 line), never plain "solved", when
 - the folder was written by `optimus new` and its new.json lists assumptions the model made (data the request
-  does not give, a wording resolved, a statement added, integrality chosen) or findings of the number check the
-  user confirmed;
+  does not give, a wording resolved, a statement added, integrality chosen);
 - a data key the SNOP names holds an empty list or map (or entries of it are empty): the result holds as if
   there were none of those things, which the request may not mean.
-The status word itself stays (`solved` still exits 0): the detail says what it rests on.
+The status word itself stays (`solved` still exits 0): the detail says what it rests on. Findings are not
+assumptions: the number check's (new.json `findings`, as the user confirmed them) are report.json `findings`,
+listed beneath the result line and never counted in it; so are the data nothing read (`warnings`).
 
 A lexicographic (preemptive) goal program solves its goals in priority order; solution.json's `stages` lists
 each stage's value, first priority first, and the report names the first stage's value as the objective.
@@ -35,21 +36,23 @@ def folder_assumptions(problem: Problem) -> list[dict[str, Any]]:
     return confirmed(problem) + empty_data(problem.snop.problem_info, problem.snop.input_format, problem.data)
 
 
-def confirmed(problem: Problem) -> list[dict[str, Any]]:
-    """new.json's assumptions (the model's) and findings (the number check's), as the user confirmed them; empty
-    data is left to `empty_data`, which reads the folder's data as it is now. An unreadable new.json is said as one
-    item rather than dropped: the verdict must not look cleaner than it is."""
+def confirmed(problem: Problem, part: str = "assumptions") -> list[dict[str, Any]]:
+    """new.json's `assumptions` (the model's: a value, a reading, integrality; each with its `alternative` when
+    the model gave one) or its `findings` (the number check's), as the user confirmed them; empty data is left to
+    `empty_data`, which reads the folder's data as it is now. An unreadable new.json is said as one assumption
+    rather than dropped: the verdict must not look cleaner than it is."""
     path = problem.root / NEW_JSON
     if not path.is_file():
         return []
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        items = [*record.get("assumptions", []), *record.get("findings", [])]
         return [{"about": str(a.get("about") or a.get("key") or a.get("number") or "the data"),
                  "assumption": str(a.get("assumption") or a.get("message")), "source": str(a.get("source", "new.json")),
-                 **({"value": a["value"]} if "value" in a else {})}
-                for a in items if isinstance(a, dict) and a.get("kind") != "empty"]
+                 **{k: a[k] for k in ("value", "alternative") if k in a}}
+                for a in record.get(part, []) if isinstance(a, dict) and a.get("kind") != "empty"]
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError, TypeError) as exc:
+        if part != "assumptions":
+            return []
         return [{"about": NEW_JSON, "assumption": f"{NEW_JSON} cannot be read ({exc}); what optimus new recorded "
                  "as assumed is unknown", "source": NEW_JSON}]
 
@@ -86,6 +89,7 @@ def qualify(report: Report, problem: Problem, execution: Execution | None) -> No
     """Finish a report with what it rests on: its assumptions, its status detail, the last run's warnings (data
     nothing read), and with ordered goals the first stage's value as the objective (every stage listed)."""
     report.assumptions = folder_assumptions(problem)
+    report.findings = confirmed(problem, "findings")
     report.warnings = list(execution.warnings or []) if execution else []
     stages = stages_of((execution.solution or {}) if execution else {})
     if stages:
@@ -102,8 +106,11 @@ def qualify(report: Report, problem: Problem, execution: Execution | None) -> No
 
 
 def result_lines(report: Report) -> list[str]:
-    """The terminal's lines after the status: what it rests on, a goal program's stages, the warnings."""
+    """The terminal's lines after the status: what it rests on, a goal program's stages, the findings and
+    warnings (which the result line does not count)."""
     lines = [f"  {result_line(report)}"] if report.status_detail not in ("", report.status) else []
+    lines += check_lines(report)
+    lines += [f"  finding: {f['about']}: {f['assumption']}" for f in report.findings]
     if report.stages:
         lines.append(f"  objective = stage 1 of {len(report.stages)} (first priority); stages: "
                      + ", ".join(f"{s['name']} {s['objective']}" for s in report.stages))
@@ -117,3 +124,31 @@ def result_line(report: Report) -> str:
     quoted = "; ".join(f"({i}) {a['about']}: {a['assumption']}" for i, a in enumerate(report.assumptions[:MAX_SHOWN], 1))
     more = f"; and {len(report.assumptions) - MAX_SHOWN} more in report.json" if len(report.assumptions) > MAX_SHOWN else ""
     return f"{report.status_detail}: {quoted}{more}"
+
+
+def check_lines(report: Report) -> list[str]:
+    """What the assumption checks found (optimus.commands.assumption_checks): the answer under each assumption
+    that moves it, as assumed and with the alternative; the ones that did not; the ones left unchecked."""
+    from optimus.core.terminal import number
+
+    checks = report.assumption_checks or []
+    lines = []
+    for c in (c for c in checks if c.get("changes")):
+        assumed = report.assumptions[c["assumption"] - 1] if c["assumption"] <= len(report.assumptions) else {}
+        answer = number(c["objective"]) if c.get("objective") is not None else c.get("status")
+        lines.append(f"  {report.status}: {number(report.objective)} with {_choice(c, assumed, True)} (as assumed); "
+                     f"{answer} with {_choice(c, assumed, False)}")
+    same = [f"({c['assumption']}) {c['about']}" for c in checks if c.get("changes") is False]
+    if same:
+        lines.append(f"  did not change the answer: {', '.join(same)}")
+    unchecked = [f"({c['assumption']}) {c['about']} — {c.get('message', '')}" for c in checks if c.get("changes") is None]
+    return lines + [f"  assumption not checked: {u}" for u in unchecked]
+
+
+def _choice(check: dict[str, Any], assumed: dict[str, Any], as_assumed: bool) -> str:
+    """`max_dark = 180`, or a reading's words."""
+    if check["kind"] == "data":
+        value = check["as_assumed"] if as_assumed else check["alternative"]
+        return f"{check['about']} = {json.dumps(value)}" if value is not None or not as_assumed else \
+            f"{check['about']} as data.json has it"
+    return str(assumed.get("assumption", check["about"]) if as_assumed else check["alternative"]).rstrip(".")

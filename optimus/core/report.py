@@ -67,6 +67,10 @@ class Report:
     stages: list[dict[str, Any]] | None = None
     # Findings that are neither checks nor failures (optimus.core.datause: data keys and request numbers nothing read)
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    # The number check's findings about the request (new.json, as confirmed): shown, never counted as assumptions
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    # Each assumption with an alternative solved under it (optimus.commands.assumption_checks): does it move the answer
+    assumption_checks: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
