@@ -60,7 +60,8 @@ def test_a_data_change_reaches_every_number_it_names_in_every_shape(item, expect
 
 
 @pytest.mark.parametrize("item, field, words", [
-    ({"key": "cost", "index": ["barley"], "set": 1}, "data[0].index", "no place cost.barley"),
+    ({"key": "cost", "index": ["barley"], "set": 1}, "data[0].index", "cost.barley in data.json (the keys there: oats, rice)"),
+    ({"key": "content", "index": ["*", "zinc"], "set": 1}, "data[0].index", "content.*.zinc in data.json (the keys there: iron, vitc)"),
     ({"key": "fee", "index": ["*"], "set": 1}, "data[0].index", "no place fee"),
     ({"key": "price", "index": ["oats"], "set": 1}, "data[0].index", "no place price.oats"),
     ({"key": "foods", "index": ["*", "name"], "set": 1}, "data[0]", "holds no number"),

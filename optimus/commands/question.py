@@ -12,7 +12,16 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from optimus.core.changes import Candidate, Edit, get_at, matching_paths, positions, statements_of_key, where
+from optimus.core.changes import (
+    EVERY,
+    Candidate,
+    Edit,
+    get_at,
+    matching_paths,
+    positions,
+    statements_of_key,
+    where,
+)
 from optimus.core.errors import SpecError
 from optimus.core.problem import Problem
 
@@ -113,7 +122,8 @@ def data_candidate(req: Request, problem: Problem) -> Candidate:
         try:  # "*" in the index: every position or key at that level ("every cost" over a map of costs)
             places = matching_paths(data[key], index)
         except (IndexError, TypeError, KeyError):
-            raise SpecError(WHERE, f"data[{i}].index", f"no place {where(key, index)} in data.json") from None
+            raise SpecError(WHERE, f"data[{i}].index", f"no place {where(key, index)} in data.json"
+                            + _keys_near(data[key], index)) from None
         found = [p for place in places for p in positions(get_at(data, key, place), place)]
         if not found:
             raise SpecError(WHERE, f"data[{i}]", f"{where(key, index)} holds no number")
@@ -126,6 +136,23 @@ def data_candidate(req: Request, problem: Problem) -> Candidate:
         touched |= set(statements_of_key(key, statements, data))
     return Candidate("text", "; ".join(op_text(item) for item in req.data) or "statements", sorted(touched),
                      edits, list(req.drop), dict(req.statements), source=req.reading)
+
+
+def _keys_near(value: Any, index: list) -> str:
+    """The keys of the map where an index stops finding anything, for the user to pick from (never sent to a model)."""
+    for part in index:
+        if isinstance(part, bool) or not value or not isinstance(value, (dict, list)):
+            break
+        if part == EVERY:  # every entry has the same keys, as a map of maps does: look at the first
+            part = next(iter(value)) if isinstance(value, dict) else 0
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            break
+    if not isinstance(value, dict):
+        return f" (a list of {len(value)} there)" if isinstance(value, list) else ""
+    shown = ", ".join(map(str, list(value)[:8])) + (", …" if len(value) > 8 else "")
+    return f" (the keys there: {shown})"
 
 
 def op_text(item: dict) -> str:
