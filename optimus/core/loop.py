@@ -306,7 +306,8 @@ def run_phase_tests(a: Attempt) -> Outcome:
         a.result.first_failing = outcome.failing
     a.progress(f"status {status}" if not found else f"tests {a.number}: could not run" if outcome.broken
                else f"tests {a.number}: {outcome.failed} failed ({', '.join(outcome.failing)})")
-    evidence = (f"{a.ctx.family.no_solution_hint(status)}\n{a.check.evidence()}".strip() if not found
+    known = (a.ctx.problem.expected or {}).get("status") in FOUND
+    evidence = (f"{a.ctx.family.no_solution_hint(status, known)}\n{a.check.evidence()}".strip() if not found
                 else outcome.evidence())
     return Repair(("fix",), evidence, f"not verified after {a.options.max_fix} fixes: {evidence.splitlines()[0]}")
 

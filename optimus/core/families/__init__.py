@@ -101,9 +101,13 @@ class Family:
         (workdir / self.artifact).write_text(code)
         return ["python", self.artifact]
 
-    def no_solution_hint(self, status: str) -> str:
-        """What the fix prompt says first when the run found no solution but the problem has one."""
-        return (f"The solver reported the model {status}, but the problem is expected to have an optimal solution. "
+    def no_solution_hint(self, status: str, known: bool = True) -> str:
+        """What the fix prompt says first when the run found no solution: `known`, expected.json says the problem
+        has one; else only that nothing proved this the problem's own answer (a proven one never reaches fix:
+        optimus.core.stages.review)."""
+        why = ("but the problem is expected to have an optimal solution" if known else
+               "and nothing has proven that the problem itself has none")
+        return (f"The solver reported the model {status}, {why}. "
                 "Look for a constraint with the wrong direction or scale, a wrong bound, or a missing variable.")
 
     def recheck(self, ctx: StageContext, ex: Execution) -> Verdict:

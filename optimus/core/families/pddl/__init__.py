@@ -80,8 +80,9 @@ class PddlFamily(Family):
         (workdir / "request.json").write_text(json.dumps(request))
         return ["python", "-m", RUNNER.name, "request.json"]
 
-    def no_solution_hint(self, status: str) -> str:
-        return (f"The planner found no plan ({status}), but the problem is expected to have one. LLM+P's most "
+    def no_solution_hint(self, status: str, known: bool = True) -> str:
+        why = "the problem is expected to have one" if known else "nothing has proven that the problem has none"
+        return (f"The planner found no plan ({status}), but {why}. LLM+P's most "
                 "common cause is a missing or wrong initial fact: re-check the initial facts the goal depends on.")
 
     def recheck(self, ctx: Context, ex: Execution) -> Verdict:
