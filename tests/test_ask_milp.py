@@ -110,3 +110,16 @@ def test_a_model_cbc_cannot_read_is_answered_by_highs_and_says_so(tmp_path):
     # z = 0: x (0, or in [0, 10]: its lower bound is 0) covers s1 alone, x = 3 at cost 6
     assert raw["status"] == "optimal" and raw["objective"] == pytest.approx(6)
     assert raw["cbc"]["status"] == "error" and "SC" in raw["cbc"]["error"]
+
+
+def test_the_answer_is_verified_only_when_cbc_ran_and_agrees():
+    from optimus.commands.whatif import _agrees, _verified
+
+    highs = {"status": "optimal", "objective": 8.0}
+    said = {name: _agrees(highs, cbc, OFFSET) for name, cbc in (
+        ("agrees", {"status": "optimal", "objective": 8.0}), ("other objective", {"status": "optimal", "objective": 9.0}),
+        ("other status", {"status": "infeasible", "objective": None}),
+        ("error", {"status": "error", "objective": None, "error": "PulpError: Unknown bound SC"}))}
+    assert said["agrees"] == "agrees: optimal 15" and _verified(said["agrees"])  # the constant term shown back
+    assert said["error"] == "could not run (PulpError: Unknown bound SC)"
+    assert not any(_verified(said[k]) for k in ("other objective", "other status", "error"))

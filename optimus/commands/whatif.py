@@ -52,7 +52,7 @@ def _bounded(raw: dict, solved: Solved, dest: Path) -> dict:
         if raw.get("infeasibility") else None
     return {"how": "the captured model re-solved with the decisions forced or forbidden (HiGHS"
                    + (f"; CBC {agree})" if cbc else ")"),
-            "variant": str(dest), "status": raw["status"], "objective": objective, "verified": not agree.startswith("disagrees"),
+            "variant": str(dest), "status": raw["status"], "objective": objective, "verified": _verified(agree),
             "change": [f"model.mps {a['name']}: bounds [{num_text(a['lower'], '-inf')}, {num_text(a['upper'], 'inf')}]"
                        for a in raw.get("applied", [])[:TOP]]
             + ([f"… {raw['applied_count'] - TOP} more"] if raw.get("applied_count", 0) > TOP else []),
@@ -64,7 +64,7 @@ def _agrees(raw: dict, cbc: dict, offset: float) -> str:
     if not cbc:
         return "not run"
     if cbc.get("status") == "error":  # verified stays False: no second opinion is no agreement
-        return f"disagrees: CBC could not run ({cbc.get('error')})"
+        return f"could not run ({cbc.get('error')})"
     if cbc.get("status") != raw.get("status"):
         return "disagrees"
     a, b = raw.get("objective"), cbc.get("objective")
@@ -73,12 +73,16 @@ def _agrees(raw: dict, cbc: dict, offset: float) -> str:
     return f"agrees: {cbc['status']}" + (f" {number(b + offset)}" if is_number(b) else "")
 
 
+def _verified(agree: str) -> bool:
+    return not agree.startswith(("disagrees", "could not run"))
+
+
 def _sensitivity(raw: dict, solved: Solved, dest: Path) -> dict:
     moved = raw.get("moved") or {}
     delta = moved.get("delta", 1.0)
     objective = moved["objective"] + solved.offset if is_number(moved.get("objective")) else None
     out = {"variant": str(dest), "status": moved.get("status"), "objective": objective, "calls": 0,
-           "verified": not _agrees(moved, moved.get("cbc") or {}, solved.offset).startswith("disagrees"),
+           "verified": _verified(_agrees(moved, moved.get("cbc") or {}, solved.offset)),
            "change": [f"model.mps: the limits of {moved.get('row_count', 0)} row(s) moved by {delta:g}: "
                       + ", ".join(moved.get("rows", [])[:TOP])],
            "decisions": changed(solved.values, moved.get("values") or {}), "decisions_of": "the model's variables"}
