@@ -7,6 +7,7 @@ import re
 
 from optimus.bench.faults.base import Info, Injected
 from optimus.bench.faults.surgery import (
+    data_names,
     data_subscripts,
     in_source_order,
     library,
@@ -164,6 +165,11 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
             elif isinstance(value, ast.Call) and seg(source, value.func).endswith("LpConstraint"):
                 named = [k.value for k in value.keywords if k.arg == "name"] + value.args[2:3]
                 found.append((node, value, seg(source, named[0]) if named else ""))
+        elif _poi_constraint(node):  # pyoptinterface: m.add_linear_constraint(expr, poi.Leq, rhs, name=...)
+            call = node.value
+            named = [k.value for k in call.keywords if k.arg == "name"]
+            first = call.args[0]
+            found.append((node, first if isinstance(first, ast.Compare) else call, seg(source, named[0]) if named else ""))
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
               and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "assert_and_track"):
             found.append((node, node.value.args[0], seg(source, node.value.args[1])))  # z3: s.assert_and_track(e, name)
@@ -176,6 +182,24 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
                     )
                     found.append((elt, elt, comment))
     return sorted(found, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _poi_constraint(node: ast.AST) -> bool:
+    """A statement `m.add_linear_constraint(...)` (or quadratic) of pyoptinterface (the LP/MILP layer of issue 30)."""
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and bool(node.value.args)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in ("add_linear_constraint", "add_quadratic_constraint"))
+
+
+# pyoptinterface's senses, each with its opposite (poi.Leq is ConstraintSense.LessEqual)
+_POI_FLIP = {"Leq": "Geq", "Geq": "Leq", "LessEqual": "GreaterEqual", "GreaterEqual": "LessEqual"}
+_POI_SENSE = re.compile(r"\b(Leq|Geq|LessEqual|GreaterEqual)\b")
+
+
+def _poi_sense(source: str, call: ast.Call) -> ast.AST | None:
+    """The sense argument of an add_linear_constraint call when it is <= or >= (never Eq)."""
+    given = call.args[1:2] + [k.value for k in call.keywords if k.arg == "sense"]
+    return next((a for a in given if _POI_SENSE.search(seg(source, a))), None)
 
 
 def _constraint_detail(name: str) -> dict:
@@ -217,6 +241,13 @@ def flip_constraint(source: str, info: Info) -> list[Injected]:
     out = []
     flip = {ast.LtE: ">=", ast.GtE: "<=", ast.Lt: ">", ast.Gt: "<"}
     for _, cmp, name in _constraints(source, tree):
+        if isinstance(cmp, ast.Call) and (arg := _poi_sense(source, cmp)) is not None:
+            start, _ = span(source, arg)
+            word = _POI_SENSE.search(seg(source, arg))
+            text = splice(source, start + word.start(1), start + word.end(1), _POI_FLIP[word.group(1)])
+            out.append(Injected("flip_constraint", "code", text, f"constraint {name.strip()}: {word.group(1)} "
+                                f"flipped", _constraint_detail(name)))
+            continue
         if isinstance(cmp, ast.Call):  # pulp.LpConstraint(expr, pulp.LpConstraintLE, name, rhs)
             sense = re.search(r"LpConstraint(LE|GE)\b", seg(source, cmp))
             if sense:
@@ -267,7 +298,8 @@ def flip_objective(source: str, info: Info) -> list[Injected]:
         other = "maximize" if word == "minimize" else "minimize"
         text = splice(source, z3_sense.start(1), z3_sense.end(1), other)
         return [Injected("flip_objective", "code", text, f"objective sense {word} → {other}", {"was": word})]
-    for match in re.finditer(r"\b(?:pulp|cp|cvxpy)\.(LpMaximize|LpMinimize|Maximize|Minimize)\b", source):
+    for match in re.finditer(r"\b(?:pulp\.|cp\.|cvxpy\.|ObjectiveSense\.)(LpMaximize|LpMinimize|Maximize|Minimize)\b",
+                             source):  # ObjectiveSense: pyoptinterface
         word = match.group(1)
         text = splice(source, match.start(1), match.end(1), swaps[word])
         return [
@@ -283,6 +315,9 @@ def drop_integrality(source: str, info: Info) -> list[Injected]:
     out = []
     for node in in_source_order([n for n in ast.walk(tree) if isinstance(n, ast.Call)]):
         for kw in node.keywords:
+            if kw.arg == "domain" and re.search(r"VariableDomain\.(Binary|Integer)\b", seg(source, kw.value)):
+                out.append(_continuous_domain(source, node, kw))  # pyoptinterface
+                continue
             value = seg(source, kw.value) if kw.arg == "cat" else ""
             if kw.arg == "cat" and re.search(r"Binary|Integer", value):
                 start, end = span(source, kw)
@@ -299,6 +334,18 @@ def drop_integrality(source: str, info: Info) -> list[Injected]:
     return out
 
 
+def _continuous_domain(source: str, call: ast.Call, kw: ast.keyword) -> Injected:
+    """pyoptinterface: domain=...Integer becomes ...Continuous; ...Binary becomes bounds 0..1 (continuous), or
+    Continuous when the call sets its own bounds."""
+    value = seg(source, kw.value)
+    start, end = span(source, kw)
+    bounded = any(k.arg in ("lb", "ub") for k in call.keywords)
+    new = "lb=0, ub=1" if "Binary" in value and not bounded else "domain=" + re.sub(
+        r"\b(Binary|Integer)\b", "Continuous", value)
+    return Injected("drop_integrality", "code", splice(source, start, end, new),
+                    f"{value} variables made continuous", {"cat": value})
+
+
 def _output_dicts(source: str, tree: ast.Module, info: Info) -> list[ast.Dict]:
     dicts = []
     for node in ast.walk(tree):
@@ -309,24 +356,30 @@ def _output_dicts(source: str, tree: ast.Module, info: Info) -> list[ast.Dict]:
     return in_source_order(dicts)
 
 
+def _output_items(source: str, tree: ast.Module, info: Info) -> list[tuple[ast.Constant, ast.AST]]:
+    """(key node, value node) of each output key the program writes: in a dict literal of output keys, or
+    assigned one at a time (`output["open_sites"] = [...]`, as programs that fill output.json piecewise do)."""
+    items = [(k, v) for d in _output_dicts(source, tree, info) for k, v in zip(d.keys, d.values)]
+    data = data_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            items += [(t.slice, node.value) for t in node.targets
+                      if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                      and t.slice.value in info.output_keys
+                      and not (isinstance(t.value, ast.Name) and t.value.id in data)]
+    return sorted(items, key=lambda kv: (kv[0].lineno, kv[0].col_offset))
+
+
 def misspell_output_key(source: str, info: Info) -> list[Injected]:
     tree = parse(source)
     if tree is None:
         return []
     out = []
-    for d in _output_dicts(source, tree, info):
-        for key in d.keys:
-            wrong = other_name(key.value, info.output_keys)
-            text = replace_node(source, key, f'"{wrong}"')
-            out.append(
-                Injected(
-                    "misspell_output_key",
-                    "code",
-                    text,
-                    f'output key "{key.value}" written as "{wrong}"',
-                    {"key": key.value, "wrong": wrong},
-                )
-            )
+    for key, _ in _output_items(source, tree, info):
+        wrong = other_name(key.value, info.output_keys)
+        text = replace_node(source, key, f'"{wrong}"')
+        out.append(Injected("misspell_output_key", "code", text, f'output key "{key.value}" written as "{wrong}"',
+                            {"key": key.value, "wrong": wrong}))
     return out
 
 
@@ -335,24 +388,14 @@ def output_wrong_length(source: str, info: Info) -> list[Injected]:
     if tree is None:
         return []
     out = []
-    for d in _output_dicts(source, tree, info):
-        for key, value in zip(d.keys, d.values):
-            listy = isinstance(value, (ast.ListComp, ast.List)) or (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "tolist"
-            )
-            if listy:
-                text = replace_node(source, value, f"({seg(source, value)})[:-1]")
-                out.append(
-                    Injected(
-                        "output_wrong_length",
-                        "code",
-                        text,
-                        f'output "{key.value}" one element short',
-                        {"key": key.value},
-                    )
-                )
+    for key, value in _output_items(source, tree, info):
+        listy = isinstance(value, (ast.ListComp, ast.List)) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "tolist"
+        )
+        if listy:
+            text = replace_node(source, value, f"({seg(source, value)})[:-1]")
+            out.append(Injected("output_wrong_length", "code", text, f'output "{key.value}" one element short',
+                                {"key": key.value}))
     return out
 
 
@@ -363,7 +406,7 @@ def infinite_loop(source: str, info: Info) -> list[Injected]:
     for stmt in in_source_order(
         [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, COMPOUND)]
     ):
-        if re.search(r"\.solve\(", seg(source, stmt)):
+        if re.search(r"\.(solve|optimize)\(", seg(source, stmt)):  # optimize: pyoptinterface
             start, _ = span(source, stmt)
             indent = " " * stmt.col_offset
             text = splice(
@@ -408,6 +451,13 @@ def solution_wrong_objective(source: str, info: Info) -> list[Injected]:
                             "solution_wrong_objective", "code", text, "solution.json objective negated", {}
                         )
                     ]
+    for stmt in in_source_order(_solution_statements(source, tree)):  # json.dump(solution, ...): a dict built before
+        for call in [n for n in ast.walk(stmt) if isinstance(n, ast.Call) and seg(source, n.func).endswith("dump")]:
+            if call.args and isinstance(call.args[0], ast.Name):
+                name = call.args[0].id
+                text = replace_node(source, call.args[0], f'{{**{name}, "objective": (lambda v: v if v is None '
+                                    f'else -v)({name}.get("objective"))}}')
+                return [Injected("solution_wrong_objective", "code", text, "solution.json objective negated", {})]
     return []
 
 
@@ -464,6 +514,10 @@ def added_restriction(source: str, info: Info) -> list[Injected]:
         return []
     out = []
     for node, cmp, name in _constraints(source, tree):
+        line = _poi_tighter(source, node, cmp, name) if _poi_constraint(node) else None
+        if line is not None:
+            out.append(_added(source, node, line, name))
+            continue
         if not (isinstance(node, ast.AugAssign) and isinstance(cmp, ast.Compare) and len(cmp.ops) == 1
                 and isinstance(cmp.ops[0], ast.LtE)):
             continue
@@ -482,3 +536,41 @@ def added_restriction(source: str, info: Info) -> list[Injected]:
         out.append(Injected("added_restriction", "code", text, f"added: {line}",
                             {"line": line, "constraint": name.strip()}))
     return out
+
+
+def _reserve_name(name: str) -> str:
+    """The added restriction's name: the original's with reserve_ in front (a string literal or an expression)."""
+    quote = re.match(r"[a-zA-Z]*[\"']", name.strip())
+    if quote:
+        return name.strip()[: quote.end()] + "reserve_" + name.strip()[quote.end():]
+    return f'"reserve_" + str({name.strip()})' if name.strip() else ""
+
+
+def _poi_tighter(source: str, node: ast.Expr, cmp: ast.AST, name: str) -> str | None:
+    """pyoptinterface: the call again with its limit cut to TIGHTER of itself; None when the constraint is not
+    `<=` or its limit is 0 (cutting 0 changes nothing)."""
+    call = node.value
+    target = seg(source, call.func)
+    named = f", name={_reserve_name(name)}" if name.strip() else ""
+    if isinstance(cmp, ast.Compare):
+        if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.LtE) or _is_zero(cmp.comparators[0]):
+            return None
+        return f"{target}({seg(source, cmp.left)} <= {TIGHTER} * ({seg(source, cmp.comparators[0])}){named})"
+    sense = _poi_sense(source, call)
+    if sense is None or "Leq" not in seg(source, sense) and "LessEqual" not in seg(source, sense) \
+            or len(call.args) < 3 or _is_zero(call.args[2]):
+        return None
+    return (f"{target}({seg(source, call.args[0])}, {seg(source, sense)}, {TIGHTER} * ({seg(source, call.args[2])})"
+            f"{named})")
+
+
+def _is_zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0
+
+
+def _added(source: str, node: ast.stmt, line: str, name: str) -> Injected:
+    _, end = span(source, node)
+    eol = source.find("\n", end)
+    eol = len(source) if eol < 0 else eol
+    text = splice(source, eol, eol, "\n" + " " * node.col_offset + line)
+    return Injected("added_restriction", "code", text, f"added: {line}", {"line": line, "constraint": name.strip()})
