@@ -164,3 +164,16 @@ def test_bench_ask_puts_every_kind_to_the_map_shaped_milp(tmp_path):
     assert {r["kind"] for r in rows} == kinds and all(r["right"] for r in rows), [r for r in rows if not r["right"]]
     table = (out / "summary.md").read_text()
     assert f"| MILP | maps | {', '.join(sorted(kinds))} | {len(rows)} | {len(rows)} / {len(rows)} |" in table
+
+
+def test_a_repair_in_words_moves_a_map_entry_by_its_key_path():
+    """The user's words, turned by the model into {"key": "min_need", "index": ["vitc"]}: the value is computed
+    here from data.json (by hand: 2500 − 200), the change named by its key path."""
+    from optimus.commands.repair import change_from
+
+    p = problem({"min_need": {"energy": 95, "vitc": 2500}, "foods": [{"name": "oats", "price": 2}]})
+    cand = change_from({"data": [{"key": "min_need", "index": ["vitc"], "add": -200},
+                                 {"key": "foods", "index": [0, "price"], "multiply": 1.5}]}, p)
+    assert cand.what == "set min_need.vitc: 2500 → 2300; set foods[0].price: 2 → 3"
+    with pytest.raises(SpecError, match=r"no value min_need\.zinc in data\.json"):
+        change_from({"data": [{"key": "min_need", "index": ["zinc"], "set": 1}]}, p)
