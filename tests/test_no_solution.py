@@ -153,3 +153,12 @@ def test_offline_the_reference_backend_answers_the_review_and_says_so(tmp_path):
     assert code == 0 and report["status"] == "infeasible" and report["verified"]
     assert "reference backend" in report["review"]["by"]
     assert report["llm_usage"]["calls"] == 3
+
+
+def test_offline_a_verified_unbounded_folder_is_answered_too(tmp_path):
+    root = user_folder("37-unbounded", tmp_path)
+    code = main(["solve", str(root), "--llm", "reference", "--sandbox", "process", "--mode", "full"])
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    assert code == 0 and report["status"] == "unbounded" and report["verified"]
+    assert report["message"].startswith("unbounded (verified):") and "(s5) \"" in report["message"]
+    assert report["llm_usage"]["calls"] == 3
