@@ -22,7 +22,7 @@ for w in depots:
         if d["drive"][w][s] > d["max_drive"]:
             prob += x[w][s] == 0
 prob += pulp.lpSum(y) <= d["max_open"]
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 status = {1: "optimal", -1: "infeasible"}.get(prob.status, "error")
 objective = round(pulp.value(prob.objective)) if status == "optimal" else None
 output = {"open": [round(v.value()) for v in y],

@@ -19,7 +19,7 @@ for m in presses:
     for a, b in d["apart"]:
         if (a, m) in x and (b, m) in x:
             prob += x[a, m] + x[b, m] <= 1
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 status = {1: "optimal", -1: "infeasible"}.get(prob.status, "error")
 objective = round(cmax.value()) if status == "optimal" else None
 output = {"press_of": [next(m for m in presses if (j, m) in x and x[j, m].value() > 0.5) for j in jobs],

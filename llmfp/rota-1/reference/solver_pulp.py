@@ -29,7 +29,7 @@ for a, b in d["apart"]:
     for t in range(D):
         for k in range(K):
             prob += x[a, t, k] + x[b, t, k] <= 1
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 status = {1: "feasible", -1: "infeasible"}.get(prob.status, "error")
 output = {"work": [[[round(x[n, t, k].value()) for k in range(K)] for t in range(D)] for n in range(N)]} \
     if status == "feasible" else {}

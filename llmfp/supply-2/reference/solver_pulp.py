@@ -23,7 +23,7 @@ for r in range(roasteries):
     prob += pulp.lpSum(send[r][c] for c in range(cafes)) == inflow
 for c in range(cafes):
     prob += pulp.lpSum(send[r][c] for r in range(roasteries)) >= d["demand"][c]
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 status = {1: "optimal", -1: "infeasible", -2: "unbounded"}.get(prob.status, "error")
 objective = round(pulp.value(prob.objective)) if status == "optimal" else None
 output = {"buy": [[round(buy[g][r].value()) for r in range(roasteries)] for g in range(growers)],

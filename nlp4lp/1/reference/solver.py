@@ -29,7 +29,7 @@ prob += d["flour_sourdough"] * sourdough + d["flour_rye"] * rye <= d["flour_stoc
 prob += rye <= d["rye_demand"], "s5_rye_demand"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 output = {"sourdough": sourdough.value(), "rye": rye.value()} if solved else {}

@@ -55,7 +55,7 @@ for i in I:
     prob += pulp.lpSum(stock[i][j][T[-1]] for j in J) >= d["final_stock"][i], f"s9_final_stock_i{i}"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -34,7 +34,7 @@ for n in N:
     prob += x[n] <= d["max_units"][n], f"s9_max_units_n{n}"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 output = {"produce": [v.value() for v in x], "extra": [v.value() for v in e]} if solved else {}

@@ -36,7 +36,7 @@ digital = pulp.lpSum(d["digital"][c] * x[c][r] for c in C for r in R)
 prob += digital >= d["min_digital_share"] * total, "s8_digital_share"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

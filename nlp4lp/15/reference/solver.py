@@ -36,7 +36,7 @@ def main():
     )
     prob += light + heavy <= d["tank_capacity"], "s6_tank_capacity"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -37,7 +37,7 @@ def main():
             if not d["certified"][i][j]:
                 prob += x[i, j] <= 0, f"s5_certification_i{i + 1}_j{j + 1}"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -35,7 +35,7 @@ def main():
         in_f = pulp.lpSum(flow[a] for a in arcs if d["head"][a] == n)
         prob += out_f - in_f == d["supply"][n - 1], f"s5_balance_n{n}"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -40,7 +40,7 @@ def main():
         prob += part <= d["pt_share"] * (full + part), f"s6_pt_share_d{t + 1}"
     prob += pulp.lpSum(ft) + pulp.lpSum(pt) <= d["max_headcount"], "s7_headcount"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -64,7 +64,7 @@ def main():
     for p in P:
         prob += inv[p, d["T"] - 1] >= d["final_stock"][p], f"s12_final_stock_p{p + 1}"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -30,7 +30,7 @@ prob += billboards >= d["min_billboards"], "s5_min_billboards"
 prob += d["cost_spot"] * spots <= d["radio_ratio"] * d["cost_billboard"] * billboards, "s6_radio_share"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 output = {"spots": round(spots.value()), "billboards": round(billboards.value())} if solved else {}

@@ -42,7 +42,7 @@ def main():
         if k + 1 < d["K"]:
             prob += used[k] >= used[k + 1], f"s6_symmetry_k{k + 1}"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

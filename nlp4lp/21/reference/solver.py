@@ -39,7 +39,7 @@ def main():
         prob += boards[j] <= d["board_stock"] * setup[j], f"s6_setup_link_j{j + 1}"
     prob += pulp.lpSum(setup) <= d["max_patterns"], "s6_setup_limit"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

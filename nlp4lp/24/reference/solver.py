@@ -47,7 +47,7 @@ def main():
         prob += fire[t] <= d["max_fire"], f"s6_fire_limit_t{t + 1}"
     prob += staff[-1] >= d["final_min_staff"], "s8_final_staff"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

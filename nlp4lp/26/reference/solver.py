@@ -37,7 +37,7 @@ def main():
         prob += out_f - in_f == d["net_supply"][n - 1], f"s5_balance_n{n}"
     prob += pulp.lpSum(lease) <= d["max_lanes"], "s6_lane_limit"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

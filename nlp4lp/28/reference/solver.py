@@ -45,7 +45,7 @@ def main():
                 prob += x[s, b] <= 0, f"s6_ride_limit_s{s + 1}_b{b + 1}"
             prob += x[s, b] <= used[b], f"s7_used_link_s{s + 1}_b{b + 1}"
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -59,7 +59,7 @@ def main():
         prob += pulp.LpConstraint(make[p], pulp.LpConstraintGE, f"s8_orders_p{p + 1}", d["demand_min"][p])
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

@@ -33,7 +33,7 @@ for f in foods:
 prob += pulp.lpSum(d["weight"][f] * x[f] for f in foods) <= d["max_weight"], "s7_pack_weight"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

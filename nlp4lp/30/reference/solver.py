@@ -54,7 +54,7 @@ def main():
         prob += pulp.LpConstraint(expr, pulp.LpConstraintLE, f"s6_max_n{n + 1}", d["max_level"][n] * batch)
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

@@ -62,7 +62,7 @@ def main():
         prob += pulp.LpConstraint(bal, pulp.LpConstraintEQ, f"s5_balance_j{j + 1}", 0)
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

@@ -54,7 +54,7 @@ def main():
                                           f"s6_conserve_k{k + 1}_v{v}", rhs[v])
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

@@ -53,7 +53,7 @@ def main():
         prob += pulp.LpConstraint(pulp.LpAffineExpression(terms), pulp.LpConstraintLE, f"s6_group_g{g}", 1)
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

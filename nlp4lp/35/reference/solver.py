@@ -48,7 +48,7 @@ def main():
     prob += pulp.lpSum(y) <= d["max_open"], "s8_max_open"
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

@@ -55,7 +55,7 @@ def main():
                 prob += invest[k][t] == 0, f"s7_maturity_d{k + 1}_t{t + 1}"
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

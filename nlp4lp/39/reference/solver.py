@@ -49,7 +49,7 @@ def main():
     prob += pulp.LpConstraint(expr, pulp.LpConstraintLE, "s6_part_time_share", 0)
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

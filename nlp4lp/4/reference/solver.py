@@ -34,7 +34,7 @@ for p in props:
 prob += pulp.lpSum(d["recycled"][c] * t[c] for c in comps) >= d["min_recycled"] * d["batch"], "s8_recycled"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -55,7 +55,7 @@ def main():
             prob += arrive - leave == d["demand"][n - 1], f"s6_balance_n{n}"
     prob.writeMPS("model.mps")
     try:
-        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+        prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
         status = status_of(prob)
     except pulp.PulpSolverError:
         status = "error"

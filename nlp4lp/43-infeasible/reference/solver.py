@@ -30,7 +30,7 @@ for n in nutrients:
     prob += pulp.lpSum(d["content"][f][n] * packs[f] for f in foods) >= d["min_need"][n], f"s4_need_{n}"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

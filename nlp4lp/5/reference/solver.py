@@ -33,7 +33,7 @@ for s in S:
         prob += x[s][t] <= d["lane_cap"][s][t], f"s5_lane_cap_s{s}_d{t}"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 output = {"ship": [[v.value() for v in row] for row in x]} if solved else {}

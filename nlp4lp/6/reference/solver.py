@@ -31,7 +31,7 @@ prob += pulp.lpSum(d["accessible"][j] * x[j] for j in J) >= d["min_accessible"],
 prob += pulp.lpSum(x) <= d["max_projects"], "s6_max_projects"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -31,7 +31,7 @@ for k in K:
 prob += pulp.lpSum(d["part_time"][k] * x[k] for k in K) <= d["max_part_share"] * pulp.lpSum(x), "s5_part_share"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -35,7 +35,7 @@ legumes = pulp.lpSum(d["legume"][c] * a[c][f] for c in C for f in F)
 prob += legumes >= d["min_legume_share"] * sown, "s8_legume_share"
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -78,7 +78,7 @@ total = (P * pulp.lpSum(legs[i][3] * x[i] for i in x) + pulp.lpSum(z.values())
 prob += total <= req["budget"], "s8_budget"
 prob += total
 prob.writeMPS("model.mps")
-solver = pulp.HiGHS(msg=False) if os.environ.get("OPTIMUS_SOLVER") == "HIGHS" else pulp.PULP_CBC_CMD(msg=False)
+solver = pulp.PULP_CBC_CMD(msg=False) if os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper() == "CBC" else pulp.HiGHS(msg=False)
 prob.solve(solver)
 optimal = prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal
 status = "optimal" if optimal else {pulp.LpStatusInfeasible: "infeasible",

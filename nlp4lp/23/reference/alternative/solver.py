@@ -66,7 +66,7 @@ def main():
         "s10_emission_cap",
     )
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

@@ -35,7 +35,7 @@ prob += pulp.lpSum(y) <= d["max_open"], "s7_max_open"
 prob += y[2] == 1, "s9_why_not_centre_3"  # the question: centre 3 forced open
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

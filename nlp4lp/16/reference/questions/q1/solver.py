@@ -34,7 +34,7 @@ def main():
                 prob += x[i, j] <= 0, f"s5_certification_i{i + 1}_j{j + 1}"
     prob += x[0, 0] == 1, "s6_why_not"  # the question: technician 1 on analyzer 1
     prob.writeMPS("model.mps")
-    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+    prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 
     status = status_of(prob)
     solved = status in ("optimal", "time_limit")

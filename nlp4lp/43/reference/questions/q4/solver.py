@@ -31,7 +31,7 @@ for n in nutrients:
 
 prob += packs["oranges"] <= 0, "s7_why_oranges"  # the question: oranges forbidden
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

@@ -31,7 +31,7 @@ for n in nutrients:
 
 prob += packs["spinach"] >= 1, "s7_why_not_spinach"  # the question: one pack of spinach at least
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None

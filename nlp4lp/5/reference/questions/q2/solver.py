@@ -27,7 +27,7 @@ for t in D:
 # the question: statement s5 (lane capacities) dropped
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 output = {"ship": [[v.value() for v in row] for row in x]} if solved else {}

@@ -28,7 +28,7 @@ prob += pulp.lpSum(x) <= d["max_projects"], "s6_max_projects"
 prob += x[3] == 1, "s7_why_not"  # the question: project 4 forced in
 
 prob.writeMPS("model.mps")
-prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "CBC").upper()]())
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
 status = status_of(prob)
 solved = status in ("optimal", "time_limit")
 objective = pulp.value(prob.objective) if solved else None
