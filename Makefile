@@ -42,11 +42,14 @@ bench-sandbox: install
 # The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
 # (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct); the
 # trips over tables (travel/), and the repair of its unsatisfiable ones by mimic users; the questions of
-# nlp4lp's questions.json put to solved runs (--ask).
+# nlp4lp's questions.json put to solved runs (--ask); industrial/ at 10^3 and 10^4 variables, clean and with
+# the faults that apply to its pyoptinterface programs (tests/test_faults_poi.py), with a solve's time to spare.
 # One trajectory per problem records every mode's verdict (--ablation nested, the default; README: Benchmark).
 # Outputs in results/bench-*/ (results.jsonl, summary.md, summary.png); a rerun resumes.
 BENCH := $(BIN)/optimus bench --llm reference --jobs 2 --sandbox bwrap --timeout 10 --rephrasings 1
 Z3_FAULTS := z3_python_bool,z3_python_if,z3_model_value,drop_constraint,flip_constraint,flip_objective
+INDUSTRIAL := $(wildcard industrial/*-1e3 industrial/*-1e4)
+POI_FAULTS := syntax_error,wrong_key,drop_constraint,flip_constraint,flip_objective,drop_integrality,misspell_output_key,output_wrong_length,infinite_loop,solution_missing,solution_wrong_objective,added_restriction,wrong_test
 bench: install
 	$(BENCH) nlp4lp --faults none --out results/bench-clean
 	$(BENCH) nlp4lp --faults all --seed 0 --out results/bench-faults
@@ -56,3 +59,5 @@ bench: install
 	$(BENCH) travel --mode supervised --faults none --timeout 60 --out results/bench-travel
 	$(BENCH) travel --repair --mode debug --timeout 60 --out results/bench-travel-repair
 	$(BENCH) nlp4lp --ask --out results/bench-ask
+	$(BENCH) $(INDUSTRIAL) --faults none --timeout 120 --out results/bench-industrial
+	$(BENCH) $(INDUSTRIAL) --faults $(POI_FAULTS) --seed 0 --timeout 120 --out results/bench-industrial-faults
