@@ -4,7 +4,8 @@ What a prompt may know of a table is its schema: file, column names and types, t
 columns of few values how many distinct values they hold — never a value. The summary of 10 rows and of 10^7
 rows differ only in those figures. Which tables and columns the problem relies on is written in the SNOP's
 input_format or in `data/README` as `data/flights.parquet(origin, dest, day, price)` (or `data/x.csv: a, b`);
-`missing()` checks each against the files.
+`missing()` checks each against the files. What the tables mean, in the user's words, is data/README.md's
+(optimus.core.tabledocs): the summary shows it under each table's schema line.
 """
 
 from __future__ import annotations
