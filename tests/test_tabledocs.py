@@ -185,3 +185,14 @@ def test_new_keeps_the_users_readme_and_shows_its_words_to_the_model(tmp_path, s
     assert "  - open_cost: the cost of opening it, in euros" in prompt and "One row per depot we may open." in prompt
     for value in ("120.5", "980.5", "north", "1250"):
         assert value not in json.dumps([r.body for r in scripted_llm.requests])
+
+
+def test_a_wide_tables_line_names_runs_of_columns():
+    from optimus.core.tables import MAX_SHOWN, runs
+
+    # a transposed table's numbered columns, whole numbers among them, are one run; a text column breaks it
+    columns = [("site", "VARCHAR")] + [(f"C{i:05d}", "BIGINT" if i % 7 == 0 else "DOUBLE") for i in range(1, 1001)]
+    assert runs(columns) == "site VARCHAR, C00001 … C01000 BIGINT or DOUBLE (1000 columns)"
+    assert runs([("x1", "DOUBLE"), ("x2", "VARCHAR"), ("x3", "DOUBLE")]) == "x1 DOUBLE, x2 VARCHAR, x3 DOUBLE"
+    named = [(f"{chr(97 + i % 26)}{chr(97 + i // 26)}", "DOUBLE") for i in range(MAX_SHOWN + 40)]  # no numbers
+    assert runs(named).endswith(", and 40 more (40 DOUBLE)")

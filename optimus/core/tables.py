@@ -49,24 +49,36 @@ _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 
 
 def runs(columns: list[tuple[str, str]]) -> str:
-    """Many columns in few words: numbered columns of one type in a row are one run (`x1 … x7823 DOUBLE`), and
-    past MAX_SHOWN runs the rest are counted by type, so a line stays short whatever the table's width."""
-    groups: list[list] = []  # [prefix, first name, last name, type, count, last number]
+    """Many columns in few words: numbered columns in a row are one run (`x1 … x7823 DOUBLE`; numbers of both
+    kinds make `BIGINT or DOUBLE`: a sampled column of whole numbers reads as BIGINT), and past MAX_SHOWN runs
+    the rest are counted by type, so a line stays short whatever the table's width."""
+    groups: list[dict] = []
     for name, kind in columns:
         match = _NUMBERED.match(name)
         prefix, number = (match.group(1), int(match.group(2))) if match else (None, None)
         last = groups[-1] if groups else None
-        if last and prefix is not None and last[0] == prefix and last[3] == kind and last[5] == number - 1:
-            last[2], last[4], last[5] = name, last[4] + 1, number
+        if last and prefix is not None and last["prefix"] == prefix and last["number"] == number - 1 and (
+                last["kinds"] == {kind} or last["kinds"] | {kind} <= _NUMERIC):
+            last.update(last=name, count=last["count"] + 1, number=number)
+            last["kinds"].add(kind)
         else:
-            groups.append([prefix, name, name, kind, 1, number])
-    shown = [f"{g[1]} {g[3]}" if g[4] == 1 else f"{g[1]} … {g[2]} {g[3]} ({g[4]} columns)" for g in groups[:MAX_SHOWN]]
+            groups.append({"prefix": prefix, "first": name, "last": name, "kinds": {kind}, "count": 1,
+                           "number": number})
+    shown = [f"{g['first']} {_kinds(g)}" if g["count"] == 1 else
+             f"{g['first']} … {g['last']} {_kinds(g)} ({g['count']} columns)" for g in groups[:MAX_SHOWN]]
     rest: dict[str, int] = {}
     for g in groups[MAX_SHOWN:]:
-        rest[g[3]] = rest.get(g[3], 0) + g[4]
+        rest[_kinds(g)] = rest.get(_kinds(g), 0) + g["count"]
     if rest:
         shown.append(f"and {sum(rest.values())} more ({', '.join(f'{n} {k}' for k, n in rest.items())})")
     return ", ".join(shown)
+
+
+_NUMERIC = {"BIGINT", "DOUBLE"}
+
+
+def _kinds(group: dict) -> str:
+    return " or ".join(sorted(group["kinds"]))
 
 
 def tables_dir(root: Path) -> Path | None:
