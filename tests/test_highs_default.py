@@ -1,0 +1,179 @@
+"""HiGHS by default, and answers at a time limit (issue 30).
+
+- A MILP where CBC runs out of its time limit and HiGHS proves optimality: the reference-style program, which
+  solves with HiGHS unless OPTIMUS_SOLVER=CBC, answers "optimal"; the same program with CBC says "time_limit".
+- A MILP given a time limit too short to prove optimality: the program the codegen rules teach (pyoptinterface)
+  reports the incumbent, the best bound and the gap, and its values give that objective.
+- No reference program solves with CBC unless asked; the worked example of the codegen rules runs and the
+  harness's re-check agrees with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "optimus" / "core" / "prompts" / "solver_pulp.txt"
+
+# Pigeons into holes, a pigeon left out costs 1, two pigeons in one hole forbidden pair by pair: the LP relaxation
+# spreads every pigeon over the holes (bound 0), so proving that one pigeon must stay out takes a search that
+# HiGHS's clique and symmetry handling shortens to a fraction of a second and CBC's does not (measured: 20
+# pigeons, CBC stopped at its 20 s limit holding 2; HiGHS optimal in 0.26 s).
+PIGEONS = """
+import json, os
+import pulp
+
+OPTIONS = {"timeLimit": float(os.environ["OPTIMUS_TIME_LIMIT"])} if os.environ.get("OPTIMUS_TIME_LIMIT") else {}
+SOLVERS = {"HIGHS": lambda: pulp.HiGHS(msg=False, **OPTIONS), "CBC": lambda: pulp.PULP_CBC_CMD(msg=False, **OPTIONS)}
+d = json.load(open("data.json"))
+P, H = range(d["pigeons"]), range(d["holes"])
+prob = pulp.LpProblem("pigeons", pulp.LpMinimize)
+x = {(p, h): prob.add_variable(f"x_{p}_{h}", 0, 1, "Binary") for p in P for h in H}
+out = {p: prob.add_variable(f"out_{p}", 0, 1, "Binary") for p in P}
+prob += pulp.lpSum(out.values())
+for p in P:
+    prob += pulp.lpSum(x[p, h] for h in H) + out[p] == 1, f"s1_place_{p}"
+for h in H:
+    for p in P:
+        for q in P:
+            if p < q:
+                prob += x[p, h] + x[q, h] <= 1, f"s2_apart_{h}_{p}_{q}"
+prob.solve(SOLVERS[os.environ.get("OPTIMUS_SOLVER", "HIGHS").upper()]())
+if prob.sol_status == pulp.LpSolutionOptimal:
+    status = "optimal"
+elif prob.sol_status == pulp.LpSolutionIntegerFeasible or prob.status == pulp.LpStatusNotSolved:
+    status = "time_limit"  # stopped by the limit, with or without a solution
+else:
+    status = {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
+found = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
+json.dump({"status": status, "objective": pulp.value(prob.objective) if found else None}, open("solution.json", "w"))
+"""
+
+
+def run(code: str, folder: Path, data: dict, **env: str) -> dict:
+    (folder / "solver.py").write_text(code)
+    (folder / "data.json").write_text(json.dumps(data))
+    base = {k: v for k, v in os.environ.items() if not k.startswith("OPTIMUS_")}
+    done = subprocess.run([sys.executable, "solver.py"], cwd=folder, env={**base, **env}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads((folder / "solution.json").read_text())
+
+
+def test_cbc_runs_out_of_time_where_highs_proves_optimality(tmp_path):
+    data = {"pigeons": 25, "holes": 24}
+    left_out = data["pigeons"] - data["holes"]  # one pigeon per hole at most
+    highs = run(PIGEONS, tmp_path, data, OPTIMUS_TIME_LIMIT="60")  # the program's default solver
+    assert highs["status"] == "optimal" and highs["objective"] == pytest.approx(left_out)
+    cbc = run(PIGEONS, tmp_path, data, OPTIMUS_TIME_LIMIT="3", OPTIMUS_SOLVER="CBC")
+    assert cbc["status"] == "time_limit", cbc
+    assert cbc["objective"] is None or cbc["objective"] >= left_out  # no solution yet, or one not proven
+
+
+def market_split(rows: int, cols: int, seed: int) -> dict:
+    """Even weights and odd targets: no subset hits a target exactly, which no LP bound sees (bound 0), so
+    branch and bound cannot close the gap in seconds while any subset is an incumbent."""
+    import random
+
+    rng = random.Random(seed)
+    a = [[2 * rng.randint(0, 49) for _ in range(cols)] for _ in range(rows)]
+    return {"weights": a, "targets": [2 * (sum(r) // 4) + 1 for r in a]}
+
+
+def rules_program() -> str:
+    """A program written as solver_pulp.txt teaches: its own status, bound and gap lines."""
+    return textwrap.dedent("""
+        import json, os
+        import pyoptinterface as poi
+        from pyoptinterface import highs
+
+        d = json.load(open("data.json"))
+        highs.autoload_library()
+        m = highs.Model()
+        m.set_model_attribute(poi.ModelAttribute.Silent, True)
+        R, C = range(len(d["targets"])), range(len(d["weights"][0]))
+        x = {j: m.add_variable(domain=poi.VariableDomain.Binary, name=f"x_{j}") for j in C}
+        over = {i: m.add_variable(lb=0, name=f"over_{i}") for i in R}
+        under = {i: m.add_variable(lb=0, name=f"under_{i}") for i in R}
+        for i in R:
+            m.add_linear_constraint(poi.quicksum(d["weights"][i][j] * x[j] for j in C) - over[i] + under[i],
+                                    poi.Eq, d["targets"][i], name=f"s1_split_{i}")
+        m.set_objective(poi.quicksum(over[i] + under[i] for i in R), poi.ObjectiveSense.Minimize)
+        m.write("model.mps")
+        if os.environ.get("OPTIMUS_TIME_LIMIT"):
+            m.set_model_attribute(poi.ModelAttribute.TimeLimitSec, float(os.environ["OPTIMUS_TIME_LIMIT"]))
+        if os.environ.get("OPTIMUS_THREADS"):
+            m.set_raw_parameter("threads", int(os.environ["OPTIMUS_THREADS"]))
+        m.optimize()
+        T = poi.TerminationStatusCode
+        term = m.get_model_attribute(poi.ModelAttribute.TerminationStatus)
+        has_solution = m.get_model_attribute(poi.ModelAttribute.PrimalStatus) == poi.ResultStatusCode.FEASIBLE_POINT
+        status = {T.OPTIMAL: "optimal", T.INFEASIBLE: "infeasible", T.DUAL_INFEASIBLE: "unbounded",
+                  T.TIME_LIMIT: "time_limit"}.get(term, "error")
+        solution = {"status": status, "objective": None}
+        if status in ("optimal", "time_limit") and has_solution:
+            solution["objective"] = m.get_model_attribute(poi.ModelAttribute.ObjectiveValue)
+            solution["values"] = {m.get_variable_name(v): m.get_value(v)
+                                  for v in (*x.values(), *over.values(), *under.values())}
+            if status == "time_limit":
+                solution.update(bound=m.get_raw_info_double("mip_dual_bound"), gap=m.get_raw_info_double("mip_gap"))
+        json.dump(solution, open("solution.json", "w"))
+    """)
+
+
+def test_a_time_limit_too_short_to_prove_optimality_reports_incumbent_bound_and_gap(tmp_path):
+    data = market_split(4, 40, seed=3)
+    got = run(rules_program(), tmp_path, data, OPTIMUS_TIME_LIMIT="2", OPTIMUS_THREADS="1")
+    assert got["status"] == "time_limit", got
+    values, weights, targets = got["values"], data["weights"], data["targets"]
+    # The incumbent, recomputed from its own values: every row misses its odd target by at least 1.
+    picked = [round(values[f"x_{j}"]) for j in range(len(weights[0]))]
+    misses = [abs(sum(w * p for w, p in zip(row, picked)) - t) for row, t in zip(weights, targets)]
+    assert got["objective"] == pytest.approx(sum(misses), abs=1e-6)
+    assert got["objective"] >= len(targets)
+    assert got["bound"] < len(targets) <= got["objective"]  # the bound has not seen the parity
+    assert got["gap"] == pytest.approx((got["objective"] - got["bound"]) / got["objective"], rel=1e-6)
+    assert 0 < got["gap"] <= 1
+
+
+def test_no_reference_program_solves_with_cbc_unless_asked():
+    offenders = []
+    for path in [*ROOT.glob("nlp4lp/*/reference/*.py"), *ROOT.glob("llmfp/*/reference/*.py"),
+                 *ROOT.glob("travel/*/reference/*.py"), *ROOT.glob("industrial/*/reference/*.py"),
+                 *ROOT.glob("tests/fixtures/**/reference/*.py")]:
+        text = path.read_text()
+        if "PULP_CBC_CMD" in text and "OPTIMUS_SOLVER" not in text or '"OPTIMUS_SOLVER", "CBC"' in text:
+            offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, offenders
+
+
+def test_the_rules_worked_example_runs_and_the_recheck_agrees(tmp_path, sandbox):
+    from optimus.core.families.pulp.verify import verify_attempt
+    from optimus.core.sandbox import Limits
+
+    text = RULES.read_text()
+    assert "PULP_CBC_CMD" not in text and "CBC" in text  # named only to say never
+    example = textwrap.dedent(text[text.index("    import json, os, re"):])
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "sites.csv").write_text("site,fixed_cost,capacity\nnorth,1000,80\nsouth,1200,100\n"
+                                                 "east st,900,60\n")
+    (tmp_path / "data" / "customers.csv").write_text("customer,demand\nc1,30\nc2,40\nc3,25\nc4,35\n")
+    costs = {"north": [2, 4, 5, 6], "south": [5, 2, 3, 4], "east st": [4, 5, 2, 3]}
+    (tmp_path / "data" / "costs.csv").write_text("site,customer,unit_cost\n" + "".join(
+        f"{s},c{k + 1},{u}\n" for s, row in costs.items() for k, u in enumerate(row)))
+    got = run(example, tmp_path, {"max_open_sites": 2})
+    # Two of three sites, by hand: {north, east st} ships at 2+4+2+3 per pallet = 1900 + 375 = 2275 is the least.
+    assert got["status"] == "optimal" and got["objective"] == pytest.approx(2275)
+    assert "open_east_st" in got["values"]
+    assert re.search(r"^ [LEG] +s2_capacity_east_st$", (tmp_path / "model.mps").read_text(), re.M)
+    verdict = verify_attempt(tmp_path, ["demand", "capacity", "open sites"], sandbox,
+                             Limits(wall_s=120, cpu_s=120, memory_mb=4096), sense="min")
+    assert verdict.outcome == "agrees", verdict.summary
