@@ -33,7 +33,7 @@ from optimus.bench.draw import Subject
 from optimus.bench.judge import family_of, final_attempt
 from optimus.bench.roles_scoring import quality, section
 from optimus.bench.runner import BenchOptions, prepare, problem_dirs
-from optimus.core.datasummary import summarize
+from optimus.core.datasummary import summarize_problem
 from optimus.core.errors import LLMError
 from optimus.core.llm import CodeExtractionError, LLMClient, LLMLog
 from optimus.core.llm.client import Backend, Completion
@@ -126,7 +126,7 @@ def measure(subject: Subject, opts: BenchOptions, sandbox, limits: Limits, share
                        use_cache=False)
     problem = subject.problem
     ctx = Context(problem, problem.snop, client, sandbox, limits, None,
-                  summarize(problem.data, problem.snop.input_format), family=family)
+                  summarize_problem(problem), family=family)
     sense = subject.expected.get("sense") or objective_sense(problem.snop.objective)
     key = rc.objective_key(cands[0].output, cands[0].objective)
     for role, task in (("solver", lambda: solver_role(ctx, subject, work, key, cands)),

@@ -64,7 +64,7 @@ def load_run(run_dir: Path) -> Solved:
 
 
 def to_request(question: str, solved: Solved, env: Env) -> Request:
-    from optimus.core.datasummary import summarize
+    from optimus.core.datasummary import summarize_problem
     from optimus.core.llm.extract import json_answer
     from optimus.core.stages.context import numbered
 
@@ -72,7 +72,7 @@ def to_request(question: str, solved: Solved, env: Env) -> Request:
     capture = (solved.report.get("verification") or {}).get("capture")
     prompt = render("ask", problem_type=snop.problem_type, statements=numbered(snop.problem_info),
                     objective=snop.objective, input_format=snop.input_format,
-                    data_summary=summarize(solved.problem.data, snop.input_format),
+                    data_summary=summarize_problem(solved.problem),
                     variables=variable_families(list(solved.values)), rows=rows_text(capture, _row_examples(solved)),
                     question=question)
     raw = json_answer(env.ask_model("ask", prompt))
