@@ -33,7 +33,7 @@ EXTRA = {
     "roles_solver": {}, "roles_verifier": {"candidate": "C"}, "roles_heuristic": {"candidates": "C", "letters": "L"},
 }
 # Fragments a stage adds to its prompt: formulate's line for sample k >= 1 of --samples K.
-FRAGMENTS = {"independent": {"sample": "2"}, "tables": {}}
+FRAGMENTS = {"independent": {"sample": "2"}, "tables": {}, "tables_wide": {}}
 # Stages only some families have (no shared prompt): direct, the model's own plan (pddl).
 FAMILY_STAGES = {"direct": {}}
 

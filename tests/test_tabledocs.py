@@ -68,6 +68,7 @@ def test_descriptions_reach_formulate_and_codegen_never_a_value(tmp_path):
         for column_line in COLUMN_LINES:
             assert column_line in prompts[stage], (stage, column_line)
         assert "One row per supplier of raw steel." in prompts[stage] and "All money is in euros." in prompts[stage]
+    assert "csv module" not in prompts["codegen"]
     for value in (SUPPLIER, "Quizzlewick", "271828", "Other Mill", "gear", "shaft", "valve"):
         assert value not in transcript, value
 
@@ -123,6 +124,7 @@ def test_a_csv_of_8000_columns_validates_and_reaches_the_first_model_call(tmp_pa
     assert first["stage"] == "formulate"
     assert "data/wide.csv: 300 rows; 8000 columns: site VARCHAR, d1 … d7999 BIGINT (7999 columns)" in prompt
     assert "- d1: the first day's demand" in prompt and "s17" not in prompt
+    assert "with Python's csv module, row by row" in prompt  # how to read it, only beside a wide table
     assert len(prompt) < 8000  # the width is a figure of the summary, not a column name per column
 
 

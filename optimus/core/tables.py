@@ -203,6 +203,8 @@ def summary(root: Path) -> str:
 
     _, preamble, docs = tabledocs.read(root)
     lines = [render("tables").text.rstrip()]
+    if any(len(t.columns) > MAX_SHOWN for t in tables):  # how to read a transposed table, only beside one
+        lines.append(render("tables_wide").text.rstrip())
     if preamble:
         lines.append("About the tables (data/README.md): " + " ".join(preamble))
     for table in tables:
