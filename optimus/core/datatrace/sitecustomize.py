@@ -166,12 +166,31 @@ def _traced_call(function):
     return call
 
 
-def _trace_duckdb():
+class _WhenDuckdbLoads:
+    """An import hook that finds nothing itself: the first `import duckdb` gets the real module, traced once it
+    has loaded (a program that never imports duckdb pays nothing)."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "duckdb":
+            return None
+        sys.meta_path.remove(cls)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                _trace_duckdb(module)
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
+def _trace_duckdb(duckdb):
     """Wrap the functions of duckdb and of its connections that take SQL or a file (when data/ holds tables)."""
-    try:
-        import duckdb
-    except ImportError:
-        return
     names = ("sql", "query", "execute", "executemany", "read_csv", "read_parquet", "from_csv_auto", "from_parquet",
              "read_json", "from_query")
     for owner in (duckdb, getattr(duckdb, "DuckDBPyConnection", None)):
@@ -205,5 +224,5 @@ def _write():
 json.load, json.loads = load, loads
 if _has_tables():
     sys.addaudithook(_audit)
-    _trace_duckdb()
+    sys.meta_path.insert(0, _WhenDuckdbLoads)
 atexit.register(_write)
