@@ -159,3 +159,109 @@ def test_a_proof_of_t_minus_1_that_runs_out_of_time_leaves_the_plan_unconfirmed(
     assert verdict.outcome == "unconfirmed" and "5 steps is shortest" in verdict.summary
     raw["shorter"]["status"] = "infeasible"
     assert judge(ctx, ex, raw).outcome == "agrees"
+
+
+# A horizon program whose exact goal is quick to refute below T = 2, hard at T = 3 (pigeonhole: 13 pigeons in
+# 12 holes, unsat, beyond a SAT solver in seconds) and true from T = 4: proving 4 shortest cannot finish in the
+# budget, and a plan exists.
+HARD_BELOW = '''
+import z3
+
+
+class Horizon:
+    def __init__(self, data, solver):
+        self.s, self.length, self.moves = solver, data["length"], []
+
+    def extend(self, t):
+        move = z3.Bool(f"move_{t}")
+        self.moves.append(move)
+        self.s.assert_and_track(move, f"s1_move_t{t}")
+
+    def goal(self, t):
+        if t >= self.length:
+            return {"s2_goal": z3.BoolVal(True)}
+        if t < self.length - 1:
+            return {"s2_goal": z3.BoolVal(False)}
+        holes, pigeons = 12, 13
+        at = [[z3.Bool(f"p{i}_h{j}_t{t}") for j in range(holes)] for i in range(pigeons)]
+        rules = [z3.Or(*row) for row in at]
+        rules += [z3.Or(z3.Not(at[i][j]), z3.Not(at[k][j])) for j in range(holes) for i in range(pigeons)
+                  for k in range(i + 1, pigeons)]
+        return {"s2_goal": z3.And(*rules)}
+
+    def output(self, model, t):
+        return {"plan": [{"action": "move", "args": [str(k)]} for k in range(t)]}
+'''
+
+
+def test_a_plan_found_early_is_returned_when_proving_it_shortest_runs_out_of_time(tmp_path):
+    (tmp_path / "solver.py").write_text(HARD_BELOW)
+    (tmp_path / "data.json").write_text(json.dumps({"length": 4}))
+    (tmp_path / "request.json").write_text(json.dumps({"program": "solver.py", "max_horizon": 8, "budget_s": 8}))
+    proc = subprocess.run([sys.executable, "-m", "optimus.core.families.z3.z3_sandbox", "horizon", "request.json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    record = json.loads((tmp_path / "horizon.json").read_text())
+    assert proc.returncode == 0, proc.stderr
+    assert (record["outcome"], record["shortest"]) == ("feasible", None)
+    assert record["summary"] == "feasible: a 4-step plan; shortest not proven (T ≤ 2 unsat, 3 not finished)"
+    assert [r["status"] for r in record["runs"]] in (["infeasible"] * 3, ["infeasible"] * 3 + ["time_limit"])
+    assert record["first_plan"][0]["status"] == "feasible"  # any plan within max_horizon, on a second solver
+    solution = json.loads((tmp_path / "solution.json").read_text())
+    assert (solution["status"], solution["objective"]) == ("feasible", 4) and "not proven" in solution["shortest"]
+    assert len(json.loads((tmp_path / "output.json").read_text())["plan"]) == 4
+    # the kept model is the plan's: re-solved by z3's own parser it is sat, and every value holds in it
+    check = recheck.check_values(smt.read((tmp_path / "model.smt2").read_text()), solution["values"])
+    assert check["checked"] > 0 and check["false"] == check["missing"] == check["bad"] == []
+    assert not (tmp_path / "shorter.smt2").exists()  # nothing proven below it
+
+
+def test_a_plan_found_early_and_then_proven_shortest_is_optimal(tmp_path):
+    # the walk's solver (the first Horizon made) is slow to add step 1, past the pause: the second solver finds the
+    # plan of 4 steps; the walk then refutes T = 2 and 3 quickly, which proves the plan kept shortest
+    slow_walk = (HARD_BELOW.replace("holes, pigeons = 12, 13", "holes, pigeons = 3, 4")
+                 .replace("class Horizon:\n", "class Horizon:\n    made = 0\n\n")
+                 .replace("        self.s, self.length, self.moves = solver, data[\"length\"], []\n",
+                          "        self.s, self.length, self.moves = solver, data[\"length\"], []\n"
+                          "        Horizon.made += 1\n        self.walk = Horizon.made == 1\n")
+                 .replace("        move = z3.Bool(f\"move_{t}\")\n",
+                          "        move = z3.Bool(f\"move_{t}\")\n        if self.walk and t == 1:\n"
+                          "            import time\n            time.sleep(3)\n"))
+    assert slow_walk.count("time.sleep(3)") == 1 and "Horizon.made += 1" in slow_walk
+    (tmp_path / "solver.py").write_text(slow_walk)
+    (tmp_path / "data.json").write_text(json.dumps({"length": 4}))
+    (tmp_path / "request.json").write_text(json.dumps({"program": "solver.py", "max_horizon": 8, "budget_s": 8}))
+    subprocess.run([sys.executable, "-m", "optimus.core.families.z3.z3_sandbox", "horizon", "request.json"],
+                   cwd=tmp_path, capture_output=True, text=True, timeout=90, check=True)
+    record = json.loads((tmp_path / "horizon.json").read_text())
+    assert record["first_plan"][0]["status"] == "feasible", record
+    assert (record["outcome"], record["shortest"]) == ("optimal", 4), record
+    assert [r["status"] for r in record["runs"]] == ["infeasible"] * 4
+    assert json.loads((tmp_path / "solution.json").read_text())["status"] == "optimal"
+    # the proof the re-check repeats: T = 3's model, from the walk, is unsat with every track name assumed
+    text = (tmp_path / "shorter.smt2").read_text()
+    s = z3.Solver()
+    s.add(z3.parse_smt2_string(text))
+    tracked = re.findall(r"^\(declare-fun (s\d+_\w+) \(\) Bool\)$", text, re.MULTILINE)
+    assert tracked and s.check(*map(z3.Bool, tracked)) == z3.unsat
+
+
+def test_the_judge_says_a_feasible_plan_is_not_proven_shortest():
+    from types import SimpleNamespace
+
+    from optimus.core.families.z3.judge import judge
+
+    snop = SimpleNamespace(problem_info=["a statement"], objective="Minimize the number of actions.",
+                           problem_type="PLANNING")
+    ctx = SimpleNamespace(snop=snop, problem=SimpleNamespace(expected=None))
+    ex = SimpleNamespace(solution={"status": "feasible", "objective": 16, "values": {"x": True}})
+    said = "feasible: a 16-step plan; shortest not proven (T ≤ 13 unsat, 14–15 not finished)"
+    raw = {"model": {"tracked": ["s1_a"]}, "resolve": {"status": "feasible", "objective": None, "sense": None,
+                                                       "solver": "z3"},
+           "plan": {"valid": True, "length": 16}, "validated": True, "horizon": {"summary": said},
+           "planner": {"status": "optimal", "length": 15},
+           "values_check": {"checked": 1, "false": [], "undecided": [], "missing": [], "bad": []}}
+    verdict = judge(ctx, ex, raw)
+    assert verdict.outcome == "agrees" and verdict.summary.startswith(f"re-check agrees: {said}; ")
+    assert "Fast Downward's optimal planner finds a shortest plan of 15 steps" in verdict.summary
+    raw["plan"] = {"valid": False, "length": 16, "failing_step": 3, "action": "x", "reason": "unmet"}
+    assert judge(ctx, ex, raw).outcome == "disagrees"  # a plan returned early is still validated

@@ -25,6 +25,7 @@ from optimus.core.planval.validate import failure
 from optimus.core.problem import inside
 from optimus.core.sandbox import Limits, read_result_file
 from optimus.core.sandbox.files import take_out
+from optimus.core.snop import objective_sense
 
 if TYPE_CHECKING:
     from optimus.core.problem import Problem
@@ -75,12 +76,19 @@ class PddlFamily(Family):
             (workdir / "problem.pddl").write_text(code)
         for package in (RUNNER, PLANVAL):
             shutil.copytree(package, workdir / package.name, ignore=_COPY, dirs_exist_ok=True)
-        request = {"mode": "direct" if ctx.mode == "direct" else "plan", "optimal": ctx.optimal,
+        # the shortest plan when the folder asks for it (its objective minimises), not a satisficing one
+        # whose extra steps would read as a mistake in the problem file
+        shortest = ctx.optimal or objective_sense(ctx.snop.objective) == "min"
+        request = {"mode": "direct" if ctx.mode == "direct" else "plan", "optimal": shortest,
                    "timeout": max(1.0, 0.8 * ctx.limits.wall_s)}
         (workdir / "request.json").write_text(json.dumps(request))
         return ["python", "-m", RUNNER.name, "request.json"]
 
     def no_solution_hint(self, status: str, known: bool = True) -> str:
+        if status == "time_limit":
+            return ("Fast Downward ran out of time before it found any plan: the planner's limit, not an error "
+                    "shown in problem.pddl. Change the file only where it misses or contradicts a statement "
+                    "(objects or facts the statements do not give only make the search larger).")
         why = "the problem is expected to have one" if known else "nothing has proven that the problem has none"
         return (f"The planner found no plan ({status}), but {why}. LLM+P's most "
                 "common cause is a missing or wrong initial fact: re-check the initial facts the goal depends on.")

@@ -201,9 +201,13 @@ def agreement_text(raw: dict, claimed: dict, planning: bool) -> str:
                  "the plan was not validated")
     planner = raw.get("planner") or {}
     if planner.get("status") == "optimal":
-        parts.append(f"Fast Downward's optimal planner agrees ({planner['length']} steps)")
+        parts.append(f"Fast Downward's optimal planner agrees ({planner['length']} steps)"
+                     if planner["length"] == length else
+                     f"Fast Downward's optimal planner finds a shortest plan of {planner['length']} steps")
     if (raw.get("horizon") or {}).get("contract") == "incremental":
         parts.append("one solver searched every horizon (the incremental contract)")
+    if status == "feasible":  # the first plan found, returned though the walk did not prove it shortest
+        parts[0] = (raw.get("horizon") or {}).get("summary") or f"feasible: a {length}-step plan; shortest not proven"
     return "re-check agrees: " + "; ".join(parts) + values
 
 

@@ -1,7 +1,8 @@
 """The problem file against the domain, before the planner sees it: each mistake named with its line.
 
-unified-planning's reader catches these too, but says only "invalid expression: x"; a model repairs faster
-when told whether x is an undeclared object or a predicate the domain does not have, and what it does have.
+It runs only when Fast Downward's translator refuses the pair (the translator is the judge of what reads): the
+translator says "Undefined object" or "Undeclared predicate"; a model repairs faster when told, with the line,
+whether x is an undeclared object or a predicate the domain does not have, and what it does have.
 """
 
 from __future__ import annotations

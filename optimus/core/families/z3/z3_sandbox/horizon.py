@@ -6,7 +6,9 @@ process (forked.py: z3 is imported once, not once per T). The first T whose run 
 "feasible" is the shortest plan (every smaller T said "infeasible"): its output.json and model.smt2 stay, its
 solution.json becomes status "optimal" with objective T, and T-1's model is kept as shorter.smt2 so the re-check
 can prove it unsat itself. horizon.json records every T's run. A program whose source defines the Horizon class
-(incremental.py) is instead searched on one solver, in one forked child, with the same files as the result.
+(incremental.py) is instead searched on one solver, in one forked child, with the same files as the result —
+and when walking T up is slow, a second solver looks for any plan within max_horizon: that plan is returned
+(status feasible, "shortest not proven (T ≤ 13 unsat, 14–15 not finished)") if the walk does not finish.
 Imports nothing from optimus.
 """
 
@@ -84,7 +86,7 @@ def main(request_path: str) -> int:
 def incremental(program: str, record: dict, deadline: float) -> int:
     """The incremental contract (incremental.py): one forked child searches every T on one solver."""
     from .forked import flush, print_uncaught, run_forked
-    from .incremental import progress, search
+    from .incremental import FIRST_PLAN, progress, search
 
     def child() -> int:
         try:
@@ -104,24 +106,46 @@ def incremental(program: str, record: dict, deadline: float) -> int:
     except Timeout:
         done = None
     record["runs"] = runs = progress()
+    record["first_plan"] = progress(FIRST_PLAN)
     record["infeasible"] = [r["T"] for r in runs if r["status"] == "infeasible"]
+    status = _status()
+    if done is not None:
+        sys.stdout.write(done.stdout[-TAIL:])
+        sys.stderr.write(done.stderr[-TAIL:])
+        if done.returncode != 0 or status not in ("optimal", "infeasible", "time_limit", "feasible"):
+            why = f"exit code {done.returncode}" if done.returncode else f"status {status!r}"
+            return finish(record, "error", f"the incremental search ended with {why} at T={len(runs)}",
+                          code=done.returncode or 1)
+    if status == "feasible":  # a plan the first-plan search kept; the walk did not finish proving it shortest
+        length = _objective()
+        record["shortest"] = None
+        return finish(record, "feasible", f"feasible: a {length}-step plan; shortest not proven "
+                                          f"({not_proven(record['infeasible'], length)})")
     if done is None:
         return finish(record, "time_limit", f"the search did not finish within the time budget (T={len(runs)})")
-    sys.stdout.write(done.stdout[-TAIL:])
-    sys.stderr.write(done.stderr[-TAIL:])
-    status = _status()
-    if done.returncode != 0 or status not in ("optimal", "infeasible", "time_limit"):
-        why = f"exit code {done.returncode}" if done.returncode else f"status {status!r}"
-        return finish(record, "error", f"the incremental search ended with {why} at T={len(runs)}",
-                      code=done.returncode or 1)
     if status == "optimal":
-        t = record["shortest"] = runs[-1]["T"]
+        t = record["shortest"] = _objective()
         return finish(record, "optimal", f"a plan of {t} steps; none of 0..{t - 1} steps (one solver)" if t > 0
                       else f"a plan of {t} steps")
     if status == "time_limit":
         return finish(record, "time_limit", f"Z3 stopped at its time limit at T={runs[-1]['T'] if runs else 0}")
     return finish(record, "infeasible", f"no plan of 0..{record['max_horizon']} steps (longer plans are not "
                   "ruled out)")
+
+
+def not_proven(unsat: list[int], length: int) -> str:
+    """"T ≤ 13 unsat, 14–15 not finished": what the walk proved below a plan's length, and what it did not."""
+    proved = max((t for t in unsat if t < length), default=-1)
+    rest = (f"{proved + 1}–{length - 1}" if length - 1 > proved + 1 else f"{proved + 1}") + " not finished"
+    return (f"T ≤ {proved} unsat, " if proved >= 0 else "no horizon proven unsat, ") + rest
+
+
+def _objective():
+    try:
+        with open("solution.json") as fh:
+            return json.load(fh).get("objective")
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return None
 
 
 def _status() -> str | None:
@@ -136,6 +160,10 @@ def _status() -> str | None:
 def finish(record: dict, outcome: str, summary: str, code: int = 0) -> int:
     record.update({"outcome": outcome, "summary": summary})
     write("horizon.json", record)
+    if outcome == "feasible":
+        with open("solution.json") as fh:
+            solution = json.load(fh)
+        write("solution.json", {**solution, "shortest": summary})
     if outcome == "time_limit":
         write("output.json", {})
         write("solution.json", {"status": "time_limit", "objective": None})
