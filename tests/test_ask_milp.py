@@ -1,5 +1,5 @@
 """Why / why-not / sensitivity on a captured MILP: HiGHS answers on the changed model, and CBC answers on the same
-change made apart (PuLP's own reading of model.mps), for every kind of variable a PuLP program can declare."""
+changed model (written by HiGHS, read by the cbc binary itself), for every kind of variable a program can declare."""
 
 from __future__ import annotations
 
@@ -99,17 +99,55 @@ def test_a_maximised_milp_keeps_its_sense_in_the_second_opinion(tmp_path):
     assert raw["sense"] == "max" and raw["objective"] == pytest.approx(18) and raw["cbc"]["objective"] == pytest.approx(18)
 
 
-def test_a_model_cbc_cannot_read_is_answered_by_highs_and_says_so(tmp_path):
-    """A semicontinuous column (HiGHS's MPS reader knows SC bounds; PuLP neither declares nor reads them): HiGHS's
-    answer stands, the second opinion reports why it is missing instead of failing the question."""
-    (tmp_path / "model.mps").write_text(
-        "NAME sc\nROWS\n N  OBJ\n G  s1_need\nCOLUMNS\n    MARKER  'MARKER'  'INTORG'\n    z  OBJ  1\n    z  s1_need  1\n"
-        "    MARKER  'MARKER'  'INTEND'\n    x  OBJ  2\n    x  s1_need  1\nRHS\n    RHS  s1_need  3\nBOUNDS\n"
-        " UP BND z 1\n SC BND x 10\nENDATA\n")
+SEMICONTINUOUS = ("NAME sc\nROWS\n N  OBJ\n G  s1_need\nCOLUMNS\n    MARKER  'MARKER'  'INTORG'\n    z  OBJ  1\n"
+                  "    z  s1_need  1\n    MARKER  'MARKER'  'INTEND'\n    x  OBJ  2\n    x  s1_need  1\nRHS\n"
+                  "    RHS  s1_need  3\nBOUNDS\n UP BND z 1\n LO BND x 4\n SC BND x 10\nENDATA\n")
+
+
+def test_a_semicontinuous_column_reaches_cbc(tmp_path):
+    """x semicontinuous: 0 or in [4, 10] (HiGHS's MPS reader and writer know SC bounds; PuLP's reader does not,
+    the cbc binary does). z = 0: x alone covers s1 (>= 3), so x = 4 at cost 8 — not 3 at 6."""
+    (tmp_path / "model.mps").write_text(SEMICONTINUOUS)
     raw = resolve_ask({"model": str(tmp_path / "model.mps"), "budget_s": 20, "bounds": [{"name": "z", "upper": 0}]})
-    # z = 0: x (0, or in [0, 10]: its lower bound is 0) covers s1 alone, x = 3 at cost 6
-    assert raw["status"] == "optimal" and raw["objective"] == pytest.approx(6)
-    assert raw["cbc"]["status"] == "error" and "SC" in raw["cbc"]["error"]
+    assert raw["status"] == raw["cbc"]["status"] == "optimal"
+    assert raw["objective"] == pytest.approx(8) and raw["cbc"]["objective"] == pytest.approx(8)
+
+
+def test_a_second_opinion_that_cannot_run_says_so(tmp_path, monkeypatch):
+    """No cbc binary: HiGHS's answer stands, and the second opinion reports why it is missing."""
+    monkeypatch.setenv("OPTIMUS_CBC", str(tmp_path / "no-such-cbc"))
+    (tmp_path / "model.mps").write_text(SEMICONTINUOUS)
+    raw = resolve_ask({"model": str(tmp_path / "model.mps"), "budget_s": 20, "bounds": [{"name": "z", "upper": 0}]})
+    assert raw["status"] == "optimal" and raw["objective"] == pytest.approx(8)
+    assert raw["cbc"]["status"] == "error" and "no-such-cbc" in raw["cbc"]["error"]
+
+
+def test_a_why_not_on_a_model_written_by_highs_says_cbc_agrees(tmp_path, capsys):
+    """The bakery's reference program writes model.mps through HiGHS (integers as LI bounds, OBJSENSE MAX) — the
+    file PuLP's reader refused (`Unknown bound LI`). max 3L + 5C, 10L + 30C <= 600, 0.5L + 0.4C <= 20, C <= 30:
+    32 loaves and 9 cakes, 141. Ten cakes at least: L <= 30 (oven), L <= 32 (flour): 30 and 10, 140; eleven
+    give at most 27 loaves, 136."""
+    import json
+    import shutil
+
+    from optimus.commands.cli import main
+
+    folder = tmp_path / "bakery"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "bakery", folder,
+                    ignore=shutil.ignore_patterns("runs", "variants"))
+    question = "why don't we bake at least ten cakes?"
+    (folder / "reference" / "questions" / "q1").mkdir(parents=True)
+    (folder / "reference" / "questions" / "q1" / "question.json").write_text(json.dumps(
+        {"question": question, "request": {"kind": "why-not", "bounds": [{"variable": "cakes", "lower": 10}]}}))
+    sandbox = ["--sandbox", "process"]
+    assert main(["solve", str(folder), "--llm", "reference", "--mode", "debug", *sandbox]) == 0
+    written = list((folder / "runs" / "latest").rglob("model.mps"))
+    assert written and all(" LI " in mps.read_text() for mps in written)
+    assert main(["ask", str(folder / "runs" / "latest"), question, "--llm", "reference", *sandbox]) == 0
+    out = capsys.readouterr().out
+    assert "CBC agrees: optimal 140" in out and "objective: 141 → 140" in out
+    entry = json.loads((folder / "runs" / "latest" / "ask.jsonl").read_text().splitlines()[-1])
+    assert entry["after"]["verified"] and entry["after"]["objective"] == pytest.approx(140)
 
 
 def test_the_answer_is_verified_only_when_cbc_ran_and_agrees():

@@ -3,7 +3,7 @@
 REQUEST holds {"model": path, "budget_s": seconds, and one of
   "bounds": [{"name": column name or fnmatch pattern, "lower": number or null, "upper": number or null}]
       (why / why not: a decision forced or forbidden; HiGHS, and CBC too for a MILP, on the changed model: the
-      change made twice, on HiGHS's reading of model.mps and on PuLP's),
+      change made on HiGHS's reading of model.mps, written by HiGHS, read by the cbc binary itself),
   "sensitivity": {"rows": [row patterns, e.g. "s5_*"], "cols": [column patterns], "delta": number}
       (an LP: shadow prices and ranging of the rows, reduced costs and cost ranging of the columns, read from
       HiGHS; for LP and MILP alike, the rows' limits moved by delta and the model solved again)}.
@@ -19,10 +19,12 @@ import sys
 import tempfile
 import time
 
+import highspy
 import numpy as np
 
+from .cbc import solve_mps
 from .iis import explain_infeasible
-from .model import Model, load, run_highs, solve_cbc
+from .model import MIP_REL_GAP, Model, load, run_highs
 
 MAX_LISTED = 200  # rows / columns reported per request
 
@@ -31,36 +33,28 @@ def matching(names: list[str], patterns: list[str]) -> list[int]:
     return [j for j, n in enumerate(names) if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
-def solve(model: Model, h, budget: float, change: dict | None) -> dict:
-    """Solve the (changed) solver `h`; for a MILP also CBC on the same change, made apart (cbc_on_changed)."""
+def solve(model: Model, h, budget: float) -> dict:
+    """Solve the (changed) solver `h`; for a MILP also CBC on the same changed model (cbc_on_changed)."""
     status = run_highs(h)
     info = h.getInfo()
     found = int(info.primal_solution_status) == 2 and status in ("optimal", "time_limit")
     out = {"status": status, "objective": float(info.objective_function_value) if found else None,
            "values": dict(zip(model.cols, map(float, h.getSolution().col_value))) if found else {}}
-    if change is not None and model.is_mip:
-        out["cbc"] = cbc_on_changed(change, model.sense, budget)
+    if model.is_mip:
+        out["cbc"] = cbc_on_changed(h, model.sense, budget)
     return out
 
 
-def cbc_on_changed(change: dict, sense: str, budget: float) -> dict:
-    """CBC on the changed model, the change made a second time on PuLP's own reading of the captured model.mps
-    (never on HiGHS's written file: its integer bounds LI/UI are not in PuLP's MPS reader), written back by PuLP."""
-    import pulp
-
+def cbc_on_changed(h, sense: str, budget: float) -> dict:
+    """CBC on the changed model: HiGHS writes the model it solved (the change made on its reading of model.mps),
+    and the cbc binary reads that file itself — LI/UI bounds, free integers and the objective constant included,
+    which PuLP's MPS reader refuses."""
     try:
-        variables, prob = pulp.LpProblem.fromMPS(change["model"], sense=pulp.LpMaximize if sense == "max"
-                                                 else pulp.LpMinimize)
-        for name, (lower, upper) in change.get("bounds", {}).items():
-            variables[name].lowBound, variables[name].upBound = lower, upper
-        for name, delta in change.get("rows", {}).items():
-            by_name = getattr(prob, "get_constraint_by_name", None)  # PuLP 3.3.2 on; a dict before
-            row = by_name(name) if by_name else prob.constraints[name]
-            row.changeRHS(-row.constant + delta)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "changed.mps")
-            prob.writeMPS(path)
-            return solve_cbc(path, sense, budget)
+            if h.writeModel(path) == highspy.HighsStatus.kError or not os.path.exists(path):
+                raise OSError("HiGHS could not write the changed model")
+            return solve_mps(path, sense, budget, MIP_REL_GAP)
     except Exception as exc:  # noqa: BLE001 - a second opinion that cannot run says so; HiGHS's answer stands
         return {"solver": "CBC", "status": "error", "objective": None, "error": f"{type(exc).__name__}: {exc}"}
 
@@ -79,9 +73,8 @@ def with_bounds(model: Model, request: dict, budget: float) -> dict:
             upper[j] = upper[j] if b.get("upper") is None else float(b["upper"])
             applied.append({"name": model.cols[j], "lower": _finite(lower[j]), "upper": _finite(upper[j])})
     model.lp.col_lower_, model.lp.col_upper_ = lower, upper
-    change = {"model": request["model"], "bounds": {a["name"]: (a["lower"], a["upper"]) for a in applied}}
     out = {"applied": applied[:MAX_LISTED], "applied_count": len(applied), **solve(model, model.highs(budget),
-                                                                                   budget, change)}
+                                                                                   budget)}
     if out["status"] == "infeasible":
         out["infeasibility"] = explain_infeasible(model, time.monotonic() + budget)
     return out
@@ -91,7 +84,7 @@ def sensitivity(model: Model, request: dict, budget: float) -> dict:
     spec = request["sensitivity"]
     rows = matching(model.rows, spec.get("rows", []))
     cols = matching(model.cols, spec.get("cols", []))
-    after = moved(model, rows, float(spec.get("delta") or 1.0), budget, request["model"])
+    after = moved(model, rows, float(spec.get("delta") or 1.0), budget)
     if model.is_mip:  # no shadow prices: only the re-solve with the limits moved answers
         return {"kind": "milp", "moved": after}
     h = model.highs(budget)
@@ -113,14 +106,14 @@ def sensitivity(model: Model, request: dict, budget: float) -> dict:
             "row_count": len(rows), "col_count": len(cols), "moved": after}
 
 
-def moved(model: Model, rows: list[int], delta: float, budget: float, path: str) -> dict:
+def moved(model: Model, rows: list[int], delta: float, budget: float) -> dict:
     """Every finite limit of the rows moved by delta, then solved again (a MILP by CBC too)."""
     h = model.highs(budget)
     lo, hi = np.asarray(model.lp.row_lower_, float), np.asarray(model.lp.row_upper_, float)
     for i in rows:
         h.changeRowBounds(i, lo[i] + delta if math.isfinite(lo[i]) else lo[i],
                           hi[i] + delta if math.isfinite(hi[i]) else hi[i])
-    after = solve(model, h, budget, {"model": path, "rows": {model.rows[i]: delta for i in rows}})
+    after = solve(model, h, budget)
     return {"delta": delta, "rows": [model.rows[i] for i in rows][:MAX_LISTED],
             "row_count": len(rows), **after}
 

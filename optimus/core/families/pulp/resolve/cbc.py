@@ -99,7 +99,7 @@ def solve_mps(path: str, sense: str = "min", time_limit: float = 60.0, mip_gap: 
         args = command(binary, path, sense, time_limit, mip_gap, threads, solution)
         try:
             run = subprocess.run(args, capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL,
-                                 timeout=max(0.05, float(time_limit)) + GRACE_S)
+                                 check=False, timeout=max(0.05, float(time_limit)) + GRACE_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return {**out, "seconds": round(time.monotonic() - started, 4), "error": f"{type(exc).__name__}: {exc}"}
         first_line = ""
