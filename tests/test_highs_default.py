@@ -177,3 +177,61 @@ def test_the_rules_worked_example_runs_and_the_recheck_agrees(tmp_path, sandbox)
     verdict = verify_attempt(tmp_path, ["demand", "capacity", "open sites"], sandbox,
                              Limits(wall_s=120, cpu_s=120, memory_mb=4096), sense="min")
     assert verdict.outcome == "agrees", verdict.summary
+
+
+def test_a_solve_stopped_by_its_time_limit_reports_bound_and_gap_and_says_feasible_within(tmp_path, capfd):
+    """The program of tests/fixtures/time_limit (the market split above, as the rules teach it) under
+    `optimus solve --time-limit 2`: report.json carries the incumbent, bound and gap, the terminal says how far
+    from optimal it may be. Whether the re-check confirms the incumbent is the re-check's part (its own tests)."""
+    import shutil
+
+    from optimus.commands.cli import main
+
+    folder = tmp_path / "split"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "time_limit", folder)
+    main(["solve", str(folder), "--llm", "reference", "--mode", "prompt", "--sandbox", "process", "--time-limit", "2",
+          "--threads", "1"])
+    shown = "".join(capfd.readouterr())
+    report = json.loads((folder / "runs" / "latest" / "report.json").read_text())
+    assert report["solver_status"] == "time_limit", report["message"]
+    assert report["objective"] >= 4 > report["bound"]  # four odd targets missed by at least 1 each; LP bound below
+    assert report["gap"] == pytest.approx((report["objective"] - report["bound"]) / report["objective"], rel=1e-6)
+    percent = f"{100 * report['gap']:.3g}"
+    assert f"feasible within {percent} % of optimal (time limit)" in shown
+
+
+def test_the_bench_judges_a_time_limit_answer_by_its_gap(tmp_path):
+    from optimus.bench.judge import WITHIN_GAP, WRONG, judge, rightness
+    from optimus.core.problem import load_problem
+    from optimus.core.sandbox import Limits
+
+    problem = load_problem(ROOT / "tests" / "fixtures" / "time_limit")
+    attempt = tmp_path / "attempt"
+    attempt.mkdir()
+    (attempt / "output.json").write_text(json.dumps({"pick": [0] * 40, "total_miss": 12.0}))
+    (attempt / "solution.json").write_text(json.dumps(
+        {"status": "time_limit", "objective": 12.0, "bound": 6.0, "gap": 0.5, "values": {}}))
+    limits = Limits(wall_s=60, cpu_s=60, memory_mb=2048)
+
+    def verdict(optimum: float):
+        expected = {"status": "optimal", "objective": optimum}
+        v = judge(problem, expected, attempt, None, limits, tmp_path / "eval")
+        return v, rightness(v, expected, None)[0]
+
+    inside, word = verdict(8.0)  # the optimum lies between bound 6 and incumbent 12: the gap was honest
+    assert inside.within_gap and not inside.success and word == WITHIN_GAP
+    assert inside.reason == "feasible within 50 % of optimal (time limit)"
+    outside, word = verdict(4.0)  # below the bound it claimed: not an answer
+    assert outside.within_gap is False and word == WRONG and "outside" in outside.reason
+
+
+def test_bench_takes_the_solver_options_as_solve_does(tmp_path, capsys):
+    from optimus.commands.cli import build_parser, main
+
+    args = build_parser().parse_args(["bench", str(tmp_path), "--time-limit", "5", "--mip-gap", "0.01",
+                                      "--threads", "2"])
+    from optimus.core.solver_options import SolverOptions
+
+    assert SolverOptions.from_args(args) == SolverOptions(time_limit=5, mip_gap=0.01, threads=2)
+    assert main(["bench", str(tmp_path), "--time-limit", "-1", "--out", str(tmp_path / "out")]) == 2
+    assert "--time-limit -1" in capsys.readouterr().err

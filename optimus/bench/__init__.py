@@ -15,7 +15,9 @@ import time
 import types
 from pathlib import Path
 
+from optimus.core import solver_options
 from optimus.core.errors import ConfigError
+from optimus.core.solver_options import SolverOptions
 from optimus.core.stages import MODES
 
 # The library lives in optimus.bench.runner (run_bench, BenchOptions), .judge (the verdict), .draw (which fault
@@ -67,6 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="mimic users repair every infeasible folder with optimus repair (optimus/bench/repair.py)")
     p.add_argument("--ask", action="store_true",
                    help="put each folder's questions.json to its solved run with optimus ask (optimus/bench/ask.py)")
+    solver_options.add_arguments(p, export=False)  # as optimus solve takes them; a time limit's answer has a gap
     p.add_argument("--out", type=Path, help="results folder (default results/bench); reruns resume")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
     p.add_argument("--timeout", type=float, default=30, help="seconds per sandboxed run (default 30)")
@@ -100,6 +103,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         raise ConfigError("--llm-concurrency and --sandboxes must be at least 1")
     prices = (args.price_in, args.price_out or 0.0) if args.price_in is not None else None
     settings = {name: getattr(args, name) for name in BENCH_FLAGS}
+    settings["solver"] = SolverOptions.from_args(args)
     modes = ["full"] if args.roles else [m.strip() for m in args.mode.split(",") if m.strip()]
     out = args.out or Path("results/bench-roles" if args.roles else "results/bench")
     started = time.monotonic()

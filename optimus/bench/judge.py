@@ -6,7 +6,9 @@ Success, when the expected status is optimal: the status is reached, the objecti
 output (run by the same harness, sandboxed). A label without an objective (`"objective": null`, e.g. a public
 problem without obj.txt) is judged by status and tests alone; a problem without tests of its own by status and
 objective alone; with neither there is nothing to verify against, and the row is no success. When the expected
-status is infeasible or unbounded, the status alone decides.
+status is infeasible or unbounded, the status alone decides. A MILP its time limit stopped with a solution
+(status time_limit, with bound and gap) is an answer with a gap, not an error: "feasible within gap" when the known
+optimum lies between its bound and its objective (the gap it claims is honest), never a success.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from optimus.core.sandbox import Limits
 from optimus.core.sandbox.base import Backend as SandboxBackend
 from optimus.core.sandbox.files import read_object
 from optimus.core.stages.testrun import TestOutcome, run_tests
+from optimus.core.terminal import gap_words
 
 
 @dataclass
@@ -38,6 +41,8 @@ class Verdict:
     tests_passed: int = 0
     tests_failed: int = 0
     reason: str = ""  # why it is not a success ("" when it is)
+    gap: float | None = None  # status time_limit: the relative gap the program reported
+    within_gap: bool | None = None  # status time_limit: the known optimum lies between its bound and objective
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,6 +87,8 @@ def judge(
     elif want != "optimal":
         v.success = v.status == want
         v.reason = "" if v.success else f"status {v.status}, expected {want}"
+    elif v.status == "time_limit" and v.objective is not None:
+        judge_gap(v, solution, expected, rel, abs_tol)
     elif v.status != "optimal" and not (v.status == "feasible" and planning):
         v.reason = f"status {v.status}, expected optimal"
     else:
@@ -109,7 +116,24 @@ def judge(
     return v
 
 
-RIGHT, RIGHT_UNDER, WRONG = "right", "right under a named assumption", "wrong"
+def judge_gap(v: Verdict, solution: dict, expected: dict, rel: float, abs_tol: float) -> None:
+    """An answer with a gap: within it when the known optimum lies between the reported bound and objective."""
+    bound, v.gap = solution.get("bound"), solution.get("gap")
+    words = gap_words(v.gap)
+    want = expected.get("objective")
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (v.objective, bound)):
+        v.reason = f"{words}, but no bound to check it by"
+        return
+    if want is None:
+        v.reason = f"{words}; no expected objective to check it by"
+        return
+    tol = max(rel * abs(float(want)), label_abs_tol(expected, abs_tol))
+    low, high = sorted((float(bound), float(v.objective)))
+    v.within_gap = low - tol <= float(want) <= high + tol
+    v.reason = words if v.within_gap else f"{words}, but expected {want} lies outside [{low:g}, {high:g}]"
+
+
+RIGHT, RIGHT_UNDER, WITHIN_GAP, WRONG = "right", "right under a named assumption", "feasible within gap", "wrong"
 
 
 def rightness(verdict: Verdict, expected: dict, checks: list[dict] | None, rel: float = REL_TOL,
@@ -118,6 +142,8 @@ def rightness(verdict: Verdict, expected: dict, checks: list[dict] | None, rel: 
     assumption checks' alternatives, optimus.commands.assumption_checks), or wrong; and that assumption."""
     if verdict.success:
         return RIGHT, None
+    if verdict.within_gap:
+        return WITHIN_GAP, None
     want = expected.get("objective")
     if want is None or expected.get("status", "optimal") != "optimal":
         return WRONG, None

@@ -39,6 +39,7 @@ from optimus.core.report import ABS_TOL, REL_TOL, Report
 from optimus.core.runstore import RunStore
 from optimus.core.sandbox import Limits, get_backend
 from optimus.core.sandbox.testrunner import require_test_runner
+from optimus.core.solver_options import SolverOptions
 from optimus.core.stages import BASELINE_MODES, MODES
 from optimus.core.stages.testgen import GENERATED
 from optimus.core.stages.testrun import TestOutcome
@@ -80,6 +81,7 @@ class BenchOptions:
     ray_address: str | None = None  # None: a local Ray on this machine
     rpm: int = 0  # model requests per minute, at most (ray executor; 0: no limit)
     optimal: bool = False  # planning: ask the planner for a proven-optimal plan (pddl: A* with LM-cut)
+    solver: SolverOptions = field(default_factory=SolverOptions)  # --time-limit, --mip-gap, --threads, as solve's
     model: str = "reference"
     make_backend: Callable[[], Backend] | None = None  # the shared model backend (openai); None: reference
 
@@ -97,6 +99,7 @@ class BenchOptions:
             "optimal": self.optimal,
             "ablation": self.ablation,
             **({"samples": self.samples} if self.samples > 1 else {}),  # absent: one sample, as before
+            **({"solver": self.solver.describe()} if self.solver.describe() else {}),  # absent: none set
         }
 
 
@@ -354,7 +357,7 @@ def run_task(
     )
     options = Options(
         mode=modes[-1], max_debug=opts.max_debug, max_fix=opts.max_fix, rephrasings=opts.rephrasings, limits=limits,
-        optimal=opts.optimal, record=modes[:-1],
+        optimal=opts.optimal, record=modes[:-1], solver=opts.solver,
     )
     started = time.monotonic()
     ends: list[tuple[Report, Path | None, dict | None, float]] = []  # each mode's report, last program, fault

@@ -55,14 +55,16 @@ def planning_section(rows: list[dict]) -> list[str]:
 
 def rightness_section(rows: list[dict]) -> list[str]:
     """Right, right under a named assumption (the expected objective is the answer under an assumption's
-    alternative, which the run solved too), wrong: per mode."""
+    alternative, which the run solved too), feasible within gap (a time limit stopped it with a solution whose
+    bound and objective hold the known optimum: an answer with a gap, optimus.bench.judge), wrong: per mode."""
     word = lambda r: r.get("verdict") or ("right" if r["success"] else "wrong")  # rows written before the word
-    lines = ["", "### Right, right under a named assumption, wrong", "",
-             "| mode | right | right under a named assumption | wrong |", "| --- | --- | --- | --- |"]
+    lines = ["", "### Right, right under a named assumption, feasible within gap, wrong", "",
+             "| mode | right | right under a named assumption | feasible within gap | wrong |",
+             "| --- | --- | --- | --- | --- |"]
     for m in modes_of(rows):
         words = [word(r) for r in rows if r["mode"] == m]
         lines.append(f"| {m} | {words.count('right')} | {words.count('right under a named assumption')} | "
-                     f"{words.count('wrong')} |")
+                     f"{words.count('feasible within gap')} | {words.count('wrong')} |")
     under = [f"- {r['problem']} ({r['mode']}): {r['under_assumption']}" for r in rows if r.get("under_assumption")]
     return lines + (["", "Right under a named assumption:", *under] if under else [])
 

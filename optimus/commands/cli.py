@@ -190,13 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_solver_arguments(p: argparse.ArgumentParser) -> None:
     """Solver options: variables the program reads (optimus.core.solver_options), honoured by the re-solve too."""
-    p.add_argument("--time-limit", type=float, metavar="S",
-                   help="seconds the solver may search ($OPTIMUS_TIME_LIMIT)")
-    p.add_argument("--mip-gap", type=float, metavar="G",
-                   help="relative MIP gap to stop at, e.g. 0.01 ($OPTIMUS_MIP_GAP)")
-    p.add_argument("--threads", type=int, metavar="N", help="solver threads ($OPTIMUS_THREADS)")
-    p.add_argument("--export", choices=["lp"], action="append", default=[],
-                   help="lp: also write the captured model as model.lp beside model.mps")
+    from optimus.core import solver_options
+
+    solver_options.add_arguments(p)
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, default: str | None = "openai") -> None:

@@ -21,7 +21,7 @@ from optimus.core.assumptions import result_lines
 from optimus.core.llm import registry
 from optimus.core.report import Report
 from optimus.core.solver_options import SolverOptions
-from optimus.core.terminal import TOP_DECISIONS, decisions, number, table, timings, unnest
+from optimus.core.terminal import TOP_DECISIONS, decisions, gap_words, number, table, timings, unnest
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -70,8 +70,7 @@ def prepare_folder(args: argparse.Namespace):
 
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:
-    return SolverOptions(time_limit=args.time_limit, mip_gap=args.mip_gap, threads=args.threads,
-                         export_lp="lp" in args.export)
+    return SolverOptions.from_args(args)
 
 
 PULP_ONLY = "PuLP programs only"
@@ -140,6 +139,7 @@ STATUS_WORDS = {
     "failed": "it ran, but a check, the re-solve or the tests found it wrong",
     "infeasible": "no solution exists, says the solver",
     "unbounded": "the objective can improve without limit, says the solver",
+    "time_limit": "the solver's time limit stopped it with a solution it could not prove optimal",
     "error": "no program ran to the end with readable results",
 }
 NO_SOLUTION_CHECKED = {True: "verified: the re-solve or expected.json agrees", False: "not verified"}
@@ -170,6 +170,8 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
             console.print(f"  check {check['name']}: failed — {check['message']}", markup=False)
     if report.objective is not None:
         line = f"  objective {number(report.objective)}"
+        if report.solver_status == "time_limit":  # an answer with a gap
+            line += f" — {gap_words(report.gap)}"
         if report.objective_matches is not None:
             expected = number(report.expected["objective"])
             line += f" — {'matches' if report.objective_matches else 'differs from'} expected.json's {expected}"

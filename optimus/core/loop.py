@@ -563,6 +563,8 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     solution = (ex.solution or {}) if ex else {}
     report.solver_status = solution.get("status")
     report.objective = solution.get("objective")
+    if report.solver_status == "time_limit":  # an answer with a gap (ARCHITECTURE.md "Solver programs")
+        report.bound, report.gap = solution.get("bound"), solution.get("gap")
     report.verified = result.verified
     report.family = ctx.family.name if ctx.family else None
     report.checks = result.checks

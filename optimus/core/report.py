@@ -36,6 +36,10 @@ class Report:
     status: str = "error"
     solver_status: str | None = None
     objective: float | None = None
+    # A MILP its time limit stopped with a solution (solver_status time_limit): the best bound and the relative gap
+    # (a fraction) the program reported; the objective is then that solution's, an answer with a gap
+    bound: float | None = None
+    gap: float | None = None
     expected: dict[str, Any] | None = None
     objective_matches: bool | None = None  # None when there is no expected objective
     verified: bool = False  # solved with tests passing, or the expected status reached

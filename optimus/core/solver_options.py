@@ -9,6 +9,7 @@ model.mps only PuLP programs write): elsewhere they are dropped with a warning, 
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, replace
 
 from optimus.core.errors import ConfigError
@@ -36,6 +37,12 @@ class SolverOptions:
         if self.mip_gap is not None and self.mip_gap >= 1:
             raise ConfigError(f"--mip-gap {self.mip_gap}: a relative gap, below 1 (0.01 is 1%)")
 
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> SolverOptions:
+        """The options add_arguments defined, as parsed (no --export where the command has none)."""
+        return cls(time_limit=args.time_limit, mip_gap=args.mip_gap, threads=args.threads,
+                   export_lp="lp" in (getattr(args, "export", None) or ()))
+
     def env(self) -> dict[str, str]:
         """The variables a solver program reads; only those set."""
         return {env: f"{getattr(self, k):g}" for k, env in ENV.items() if getattr(self, k) is not None}
@@ -54,3 +61,15 @@ class SolverOptions:
                  f"MIP gap {self.mip_gap:g}" if self.mip_gap else "",
                  f"{self.threads} thread{'s' if self.threads != 1 else ''}" if self.threads else ""]
         return ", ".join(p for p in parts if p)
+
+
+def add_arguments(p: argparse.ArgumentParser, export: bool = True) -> None:
+    """The flags, one definition for `optimus solve` and `optimus bench` (read back by SolverOptions.from_args)."""
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds the solver may search ($OPTIMUS_TIME_LIMIT)")
+    p.add_argument("--mip-gap", type=float, metavar="G",
+                   help="relative MIP gap to stop at, e.g. 0.01 ($OPTIMUS_MIP_GAP)")
+    p.add_argument("--threads", type=int, metavar="N", help="solver threads ($OPTIMUS_THREADS)")
+    if export:
+        p.add_argument("--export", choices=["lp"], action="append", default=[],
+                       help="lp: also write the captured model as model.lp beside model.mps")

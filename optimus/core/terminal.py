@@ -34,14 +34,25 @@ def solution_line(solution: dict) -> str:
     """`status optimal, objective 17711.2`: what a run's solution.json says, with no objective when it has none."""
     objective = solution.get("objective")
     shown = f", objective {number(objective)}" if objective is not None else ""
+    if solution.get("status") == "time_limit" and objective is not None:
+        shown += f" — {gap_words(solution.get('gap'))}"
     return f"status {solution.get('status') or 'not given'}{shown}"
+
+
+def gap_words(gap: Any) -> str:
+    """`feasible within 0.8 % of optimal (time limit)`: a solution a time limit stopped, with the gap its solver
+    proved (a fraction); without a finite gap only that it is feasible."""
+    if isinstance(gap, (int, float)) and not isinstance(gap, bool) and math.isfinite(gap) and gap >= 0:
+        return f"feasible within {100 * gap:.3g} % of optimal (time limit)"
+    return "feasible, optimality not proven (time limit)"
 
 
 def verdict_words(report: dict) -> str:
     """`solved, objective 641647.06`, or the status and why when there is no objective (never `None`)."""
     objective = report.get("objective")
     if objective is not None:
-        return f"{report.get('status') or 'no status'}, objective {number(objective)}"
+        gap = f" — {gap_words(report.get('gap'))}" if report.get("solver_status") == "time_limit" else ""
+        return f"{report.get('status') or 'no status'}, objective {number(objective)}{gap}"
     return f"{report.get('status') or 'no status'} — {report.get('message') or 'no objective'}"
 
 
