@@ -44,6 +44,8 @@ from optimus.core.sandbox import Limits, read_result_file
 from optimus.core.sandbox.files import read_object
 from optimus.core.terminal import SIGNIFICANT, number
 
+SOLVER_WORDS = ("optimal", "infeasible", "unbounded", "time_limit", "error")
+
 
 def load_run(run_dir: Path) -> Solved:
     run_dir = Path(run_dir)
@@ -122,10 +124,10 @@ def solve_request(req: Request, solved: Solved, env: Env, question: str) -> dict
 
         report = rerun(load_problem(dest), solved.run_dir, solved.attempt, env.mode, solved.report.get("family"),
                        env.sandbox, env.limits).to_dict()
-        how = "the run's own program re-ran on the changed data.json (no model call)"
+        how = "the run's own program re-ran on the changed data.json"
     after = _output_of(report)
     return {"how": how, "variant": str(dest), "change": change, "status": report.get("status"),
-            "objective": report.get("objective"), "verified": report.get("verified"), "message": report.get("message"),
+            "solver_status": report.get("solver_status"), "objective": report.get("objective"), "verified": report.get("verified"), "message": report.get("message"),
             "run_dir": report.get("run_dir"), "calls": (report.get("llm_usage") or {}).get("calls", 0),
             "decisions": changed(flatten(solved.output), flatten(after)), "decisions_of": "output.json",
             "diagnosis": ((report.get("verification") or {}).get("diagnosis") or {}).get("message")}
@@ -176,9 +178,11 @@ def answer(question: str, solved: Solved, env: Env) -> dict:
     """One question: the request (shown before anything runs), the solve, the table, the optional paragraph."""
     env.calls[0] = 0
     req = to_request(question, solved, env)
+    reading = env.calls[0]
     env.show(f"request: {describe(req)}")
     after = solve_request(req, solved, env, question)
-    before = {"status": solved.report.get("status"), "objective": solved.report.get("objective")}
+    before = {"status": solved.report.get("status"), "solver_status": solved.report.get("solver_status"),
+              "objective": solved.report.get("objective")}
     entry: dict[str, Any] = {"question": question, "request": req.to_dict(), "before": before, "after": after}
     a, b = before["objective"], after.get("objective")
     if is_number(a) and is_number(b):
@@ -187,8 +191,39 @@ def answer(question: str, solved: Solved, env: Env) -> dict:
     if after.get("status") == "infeasible" and after.get("run_dir"):
         entry["repair"] = f"optimus repair {after['run_dir']}"
     entry["words"] = words(question, entry, env) if env.words else None
-    entry["calls"] = env.calls[0] + (after.get("calls") or 0)
+    entry["calls_by"] = {"reading the question": reading, "solving": after.get("calls") or 0,
+                         "the paragraph": env.calls[0] - reading}
+    entry["calls"] = sum(entry["calls_by"].values())
     return entry
+
+
+def status_line(before: dict, after: dict) -> str:
+    """One vocabulary on both sides: the solver's word (optimal, infeasible, time_limit, …) where both runs have
+    one, never the run's verdict ("solved") beside a solver's word."""
+    if before.get("solver_status") and (after.get("solver_status") or after.get("status") in SOLVER_WORDS):
+        was, now = before["solver_status"], after.get("solver_status") or after.get("status")
+    else:
+        was, now = before.get("status"), after.get("status")
+    said = f"status: {now} (as before)" if was == now else f"status: {was} → {now}"
+    return said + (f" ({after['message']})" if after.get("message") else "")
+
+
+def objective_line(entry: dict) -> str:
+    """Before → after, and the difference only when there is one (never "+0, -0.00%")."""
+    before, after = entry["before"]["objective"], entry["after"]["objective"]
+    head = f"objective: {number(before)} → {number(after)}"
+    if not entry["difference"]:
+        return head + " (no change)"
+    rel = entry.get("relative")
+    rel_text = "" if rel is None else f", {rel:+.2%}" if abs(rel) >= 5e-5 else f", {rel:+.{SIGNIFICANT}g} as a fraction"
+    return head + f" (difference {entry['difference']:+.{SIGNIFICANT}g}{rel_text})"
+
+
+def calls_line(entry: dict) -> str:
+    """The question's one count of model calls, with where they went when any were made."""
+    by = entry.get("calls_by") or {}
+    parts = ", ".join(f"{k} {v}" for k, v in by.items())
+    return f"model calls for this question: {entry['calls']}" + (f" ({parts})" if parts and entry["calls"] else "")
 
 
 def table_lines(entry: dict) -> list[str]:
@@ -196,12 +231,9 @@ def table_lines(entry: dict) -> list[str]:
     after, before = entry["after"], entry["before"]
     lines = [f"change: {line}" for line in after.get("change", [])[:TOP + 2]]
     lines.append(f"how: {after.get('how')}")
-    lines.append(f"status: {before['status']} → {after.get('status')}"
-                 + (f" ({after['message']})" if after.get("message") else ""))
+    lines.append(status_line(before, after))
     if "difference" in entry:
-        rel = f", {entry['relative']:+.2%}" if entry.get("relative") is not None else ""
-        lines.append(f"objective: {number(before['objective'])} → {number(after['objective'])} "
-                     f"(difference {entry['difference']:+.{SIGNIFICANT}g}{rel})")
+        lines.append(objective_line(entry))
     if after.get("predicted") is not None:
         lines.append(f"predicted by the shadow prices: {number(after['predicted'])} (the moved limits "
                      f"{'stay' if after['predicted_within_range'] else 'do not all stay'} inside their ranges)")
@@ -268,7 +300,7 @@ def render_answer(entry: dict) -> str:
         lines.append(f"in words ({said['by']}, not computed; {said['note']}): {said['text']}")
     elif said.get("note"):
         lines.append(f"(no paragraph in words: {said['note']})")
-    lines.append(f"model calls for this question: {entry['calls']}")
+    lines.append(calls_line(entry))
     return "\n".join(lines)
 
 
