@@ -123,3 +123,15 @@ def test_bench_counts_a_folder_whose_expected_objective_is_the_alternatives_righ
     assert row["verdict"] == "right under a named assumption" and "robusta_stock" in row["under_assumption"]
     summary = (out / "summary.md").read_text()
     assert "| debug | 0 | 1 | 0 |" in summary
+
+
+def test_a_value_assumption_about_a_statement_is_solved_as_the_data_key_holding_the_value(tmp_path):
+    from optimus.commands.assumption_checks import data_target, kind_of
+    from optimus.core.problem import load_problem
+
+    problem = load_problem(folder(tmp_path))
+    about_s6 = {"about": "s6", "assumption": "a weekly limit", "value": 180, "alternative": 120}
+    assert data_target(about_s6, problem) == "max_dark"
+    assert kind_of({**about_s6, "about": "max_dark"}, problem.data) == "data"
+    assert data_target({**about_s6, "value": 7}, problem) == "s6"  # no parameter of s6 holds 7: a reading
+    assert kind_of({**about_s6, "alternative": "a daily limit"}, problem.data) == "reading"

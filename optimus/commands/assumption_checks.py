@@ -51,6 +51,7 @@ def check_assumptions(problem: Problem, client: LLMClient, sandbox: SandboxBacke
         if "alternative" not in assumption:
             continue
         dest = run.dir / "assumptions" / f"a{k}"
+        assumption = {**assumption, "about": data_target(assumption, problem)}
         entry = {"assumption": k, "about": assumption["about"], "as_assumed": assumption.get("value"),
                  "alternative": assumption["alternative"], "kind": kind_of(assumption, problem.data)}
         if entry["kind"] == "data":
@@ -79,6 +80,22 @@ def kind_of(assumption: dict[str, Any], data: Any) -> str:
     if isinstance(alternative, str) or data_path(data, str(assumption["about"])) is None:
         return "reading"
     return "data"
+
+
+def data_target(assumption: dict[str, Any], problem: Problem) -> str:
+    """What a value assumption is about: its data key as given, or — when it names a statement (s3) — the one
+    data key of that statement's parameters that holds the value the model chose."""
+    about = str(assumption["about"])
+    match = re.fullmatch(r"\(?s(\d+)\)?", about.strip())
+    statements, data = problem.snop.problem_info, problem.data
+    if not match or "value" not in assumption or isinstance(assumption["alternative"], str) \
+            or not isinstance(data, dict) or not 1 <= int(match.group(1)) <= len(statements):
+        return about
+    from optimus.core.changes import param_keys
+
+    keys = [key for key in param_keys(statements[int(match.group(1)) - 1], data)
+            if data[key] == assumption["value"]]
+    return keys[0] if len(keys) == 1 else about
 
 
 def data_path(data: Any, about: str) -> list[str | int] | None:
