@@ -17,6 +17,7 @@ from optimus.commands.whatif import changed
 from optimus.core.errors import SpecError
 from optimus.core.families.pulp.resolve.ask import run as resolve_ask
 from optimus.core.problem import load_problem
+from tests.helpers import cbc
 
 ROOT = Path(__file__).parent.parent
 SANDBOX = ["--sandbox", "process"]
@@ -82,7 +83,7 @@ def test_why_not_forces_the_decision_in_the_captured_model(tmp_path):
 
 def hand_lp(b1: float) -> pulp.LpProblem:
     prob = pulp.LpProblem("hand", pulp.LpMaximize)
-    x, y = pulp.LpVariable("x", 0), pulp.LpVariable("y", 0)
+    x, y = prob.add_variable("x", 0), prob.add_variable("y", 0)
     prob += 4 * x + 3 * y
     prob += x + y <= b1, "s1_r1"
     prob += 2 * x + y <= 16, "s2_r2"
@@ -103,7 +104,7 @@ def test_lp_sensitivity_matches_a_resolve_within_its_range(tmp_path):
     assert raw["moved"]["objective"] == pytest.approx(38)  # its own re-solve with the limit moved
     for b1, inside in ((11, True), (13, False)):  # a second solver, CBC, on the LP with the limit moved
         prob = hand_lp(b1)
-        prob.solve(pulp.PULP_CBC_CMD(msg=False))
+        prob.solve(cbc(msg=False))
         assert (pulp.value(prob.objective) == pytest.approx(36 + row["dual"] * (b1 - 10))) is inside
 
 

@@ -9,6 +9,7 @@ import pulp
 import pytest
 
 from optimus.core.families.pulp.resolve.ask import run as resolve_ask
+from tests.helpers import cbc
 
 OFFSET = 7.0  # the objective's constant term: model.mps cannot hold it, so no solver's answer includes it
 
@@ -23,10 +24,10 @@ def hand_milp(change: dict | None = None) -> pulp.LpProblem:
     bounds = {"b": (0, 1), "n": (2, 9), "m": (-4, 6), "k": (0, None), "f": (None, None), "c": (0, 5),
               **change.get("bounds", {})}
     cat = {"b": "Binary", "n": "Integer", "m": "Integer", "k": "Integer", "f": "Continuous", "c": "Continuous"}
-    v = {name: pulp.LpVariable(name, *bounds[name], cat="Integer" if cat[name] == "Binary" and bounds[name] != (0, 1)
-                               else cat[name]) for name in bounds}
-    rows = change.get("rows", {})
     prob = pulp.LpProblem("hand_milp", pulp.LpMinimize)
+    v = {name: prob.add_variable(name, *bounds[name], cat="Integer" if cat[name] == "Binary" and bounds[name] != (0, 1)
+                                 else cat[name]) for name in bounds}
+    rows = change.get("rows", {})
     prob += 3 * v["b"] + 2 * v["n"] + v["m"] + v["k"] + v["f"] + v["c"] + OFFSET
     prob += v["n"] + v["f"] >= 4.5 + rows.get("s1_a", 0), "s1_a"
     prob += v["f"] >= -3 + rows.get("s2_b", 0), "s2_b"
@@ -38,7 +39,7 @@ def hand_milp(change: dict | None = None) -> pulp.LpProblem:
 def truth(change: dict) -> float:
     """The changed model built from scratch, solved by CBC: the objective without its constant."""
     prob = hand_milp(change)
-    prob.solve(pulp.PULP_CBC_CMD(msg=False))
+    prob.solve(cbc(msg=False))
     assert pulp.LpStatus[prob.status] == "Optimal"
     return pulp.value(prob.objective) - OFFSET
 
@@ -90,7 +91,7 @@ def test_a_maximised_milp_keeps_its_sense_in_the_second_opinion(tmp_path):
     """max 5x + 4y, x, y integers in [0, 10], 6x + 4y <= 24, x + 2y <= 6: (4, 0) gives 20 (the LP's vertex
     (3, 1.5) gives 21); x held at most 2: (2, 2) gives 18, as y <= 2 then."""
     prob = pulp.LpProblem("max_milp", pulp.LpMaximize)
-    x, y = pulp.LpVariable("x", 0, 10, cat="Integer"), pulp.LpVariable("y", 0, 10, cat="Integer")
+    x, y = prob.add_variable("x", 0, 10, cat="Integer"), prob.add_variable("y", 0, 10, cat="Integer")
     prob += 5 * x + 4 * y
     prob += 6 * x + 4 * y <= 24, "s1_wood"
     prob += x + 2 * y <= 6, "s2_paint"
