@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import optimus.commands.new as new  # noqa: E402
-from optimus.core import numbers  # noqa: E402
+from optimus.commands import new
+from optimus.core import numbers
 
 BEFORE = "e1c8a06"  # optimus/core/numbers.py before indices and scientific notation were read
 WEIGHTS = [4, 7, 2, 9, 11, 3, 5, 8, 12, 6, 13, 10, 14, 16, 15]
@@ -36,21 +36,21 @@ CASES = [
      {"cost": [9, 4, 7, 3, 8, 5], "max_load": 40}, {25.0}),
     ("row labels", "day | demand | price\n1 | 30 | 4.5\n2 | 28 | 4.75\n3 | 35 | 5.1\n4 | 31 | 4.9\nStorage holds 50.",
      {"demand": [30, 28, 35, 31], "price": [4.5, 4.75, 5.1, 4.9], "storage": 50}, set()),
-    ("enumerated list, one left out", "1. A truck carries at most 12 pallets.\n2. There are 7 trucks.\n"
-     "3. Overtime costs 45 per hour.\n4. A shift is 8 hours.", {"pallets": 12, "trucks": 7, "shift": 8}, {45.0}),
-    ("inline enumeration, one left out", "Rules: (1) at most 40 hours a week, (2) at least 10 units a day, "
-     "(3) a budget of 5000.", {"hours": 40, "budget": 5000}, {10.0}),
-    ("scientific notation", "The drift is −1.3730183823943952e-04 per step, the gain 2.5e3 and the noise "
-     "3.2 × 10^-6.", {"drift": -1.3730183823943952e-04, "gain": 2500.0, "noise": 3.2e-06}, set()),
-    ("dates and clock times", "On 2025-03-14 the shift starts at 7:30 am and ends at 4 pm; each of the 6 "
-     "machines needs 45 minutes of set-up.", {"start_minute": 450, "end_minute": 960, "machines": 6, "setup": 45},
+    ("enumerated list, one left out", ("1. A truck carries at most 12 pallets.\n2. There are 7 trucks.\n"
+     "3. Overtime costs 45 per hour.\n4. A shift is 8 hours."), {"pallets": 12, "trucks": 7, "shift": 8}, {45.0}),
+    ("inline enumeration, one left out", ("Rules: (1) at most 40 hours a week, (2) at least 10 units a day, "
+     "(3) a budget of 5000."), {"hours": 40, "budget": 5000}, {10.0}),
+    ("scientific notation", ("The drift is −1.3730183823943952e-04 per step, the gain 2.5e3 and the noise "
+     "3.2 × 10^-6."), {"drift": -1.3730183823943952e-04, "gain": 2500.0, "noise": 3.2e-06}, set()),
+    ("dates and clock times", ("On 2025-03-14 the shift starts at 7:30 am and ends at 4 pm; each of the 6 "
+     "machines needs 45 minutes of set-up."), {"start_minute": 450, "end_minute": 960, "machines": 6, "setup": 45},
      set()),
     ("subscripts", "Keep x_1 + x_2 at most 100; c_3 is 7 and c_{4} is 9 while y[2] costs 3.",
      {"limit": 100, "c": [7, 9], "y_cost": 3}, set()),
     ("0-based column labels", "period 0 1 2 3 4 5\nprice 12 15 11 14 13 16\nA contract buys at most 20 units.",
      {"price": [12, 15, 11, 14, 13, 16], "max_units": 20}, set()),
-    ("small quantities that are data", "Products A, B, C need minimum orders of 1 2 3 units, and 5 machines "
-     "run them.", {"machines": 5}, {1.0, 2.0, 3.0}),
+    ("small quantities that are data", ("Products A, B, C need minimum orders of 1 2 3 units, and 5 machines "
+     "run them."), {"machines": 5}, {1.0, 2.0, 3.0}),
     ("a table with a value left out", "i 1 2 3 4 5\nd 10 12 9 14 11\nv 3 5 2 6 4",
      {"demand": [10, 12, 9, 14, 11], "volume": [3, 5, 2, 4]}, {6.0}),
 ]

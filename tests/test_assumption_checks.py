@@ -44,7 +44,7 @@ def folder(tmp_path: Path) -> Path:
 def whole_bags_optimum(d: dict) -> float:
     """By enumeration over whole bags (no solver): House x, Dark y."""
     best = 0.0
-    for x, y in itertools.product(range(0, 401), range(0, int(d["max_dark"]) + 1)):
+    for x, y in itertools.product(range(401), range(int(d["max_dark"]) + 1)):
         if (d["arabica_per_bag"][0] * x + d["arabica_per_bag"][1] * y <= d["arabica_stock"] + 1e-9
                 and d["robusta_per_bag"][0] * x + d["robusta_per_bag"][1] * y <= d["robusta_stock"] + 1e-9):
             best = max(best, d["profit"][0] * x + d["profit"][1] * y)

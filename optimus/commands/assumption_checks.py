@@ -104,15 +104,13 @@ def data_path(data: Any, about: str) -> list[str | int] | None:
     if not match or not isinstance(data, dict):
         return None
     parts: list[str | int] = [match.group(1)]
-    parts += [int(i) if i is not None else key for i, key in _PART.findall(match.group(2))]
+    parts += [int(i) if i else key for i, key in _PART.findall(match.group(2))]
     node = data
     for part in parts:
-        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
-            node = node[part]
-        elif isinstance(part, str) and isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
+        at_position = isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node)
+        if not (at_position or (isinstance(part, str) and isinstance(node, dict) and part in node)):
             return None
+        node = node[part]
     return parts
 
 

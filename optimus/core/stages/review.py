@@ -31,6 +31,10 @@ EVIDENCE_HEAD = ("A review of the rows of the conflict: the solver found the mod
                  "statements say; change nothing the review did not name, and never relax or drop a statement.")
 
 
+class Unreadable(ValueError):
+    """The answer cannot be read as the review; the message says why, for the model."""
+
+
 @dataclass
 class Review:
     """The model's reading of the conflict's rows against their statements."""
@@ -82,7 +86,7 @@ def review(ctx: Context, formulation: str, code: str, status: str, diagnosis: di
             try:
                 rows, misreading = parse(answer.text, len(statements), answer.finish_reason)
                 return Review(ids, rows, misreading, by=by)
-            except ValueError as exc:
+            except Unreadable as exc:
                 extra += [{"role": "assistant", "content": answer.text},
                           {"role": "user", "content": f"Your answer could not be read: {exc}. Reply with one "
                                                       f"```json block in this shape:\n{SHAPE}"}]
@@ -93,27 +97,27 @@ def review(ctx: Context, formulation: str, code: str, status: str, diagnosis: di
 
 
 def parse(text: str, count: int, finish_reason: str | None = None) -> tuple[list[dict[str, Any]], bool]:
-    """The rows and the misreading flag of an answer; ValueError saying what is wrong."""
+    """The rows and the misreading flag of an answer; Unreadable saying what is wrong."""
     try:
         data = json_answer(text, finish_reason)
     except CodeExtractionError:
-        raise ValueError("the answer was cut off before the JSON ended") from None
+        raise Unreadable("the answer was cut off before the JSON ended") from None
     if not isinstance(data, dict) or not isinstance(data.get("misreading"), bool):
-        raise ValueError('no JSON object with "misreading": true or false')
+        raise Unreadable('no JSON object with "misreading": true or false')
     rows = data.get("rows", [])
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise ValueError('"rows" must be a list of objects')
+        raise Unreadable('"rows" must be a list of objects')
     out = []
     for r in rows:
         sid = str(r.get("statement", "")).strip("() ")
         if not re.fullmatch(r"s\d+", sid) or not 1 <= int(sid[1:]) <= count:
-            raise ValueError(f"{r.get('statement')!r} is no statement id (s1 … s{count})")
+            raise Unreadable(f"{r.get('statement')!r} is no statement id (s1 … s{count})")
         if not isinstance(r.get("encoded_as_written"), bool):
-            raise ValueError(f'{sid}: "encoded_as_written" must be true or false')
+            raise Unreadable(f'{sid}: "encoded_as_written" must be true or false')
         out.append({"statement": sid, "encoded_as_written": r["encoded_as_written"], "why": str(r.get("why", ""))})
     misreading = data["misreading"] and any(not r["encoded_as_written"] for r in out)
     if data["misreading"] and not misreading:
-        raise ValueError('"misreading" is true but no row has "encoded_as_written": false')
+        raise Unreadable('"misreading" is true but no row has "encoded_as_written": false')
     return out, misreading
 
 
