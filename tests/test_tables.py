@@ -94,7 +94,7 @@ def test_a_missing_column_exits_2_naming_file_and_column(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "data/products.csv" in out and "'weight'" in out and "name, profit, hours" in out
     assert main(["solve", str(folder), "--llm", "reference", "--sandbox", "process"]) == 2
-    assert "'weight'" in capsys.readouterr().out
+    assert "'weight'" in capsys.readouterr().err  # solve's error goes to stderr
     (folder / "snop.json").write_text(json.dumps({**snop, "input_format": "{}"}))
     (folder / "data" / "README.md").write_text("Tables:\n- data/limits.csv: resource, amount (hours)\n")
     assert main(["validate", str(folder)]) == 2
