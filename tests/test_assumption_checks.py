@@ -135,3 +135,17 @@ def test_a_value_assumption_about_a_statement_is_solved_as_the_data_key_holding_
     assert kind_of({**about_s6, "about": "max_dark"}, problem.data) == "data"
     assert data_target({**about_s6, "value": 7}, problem) == "s6"  # no parameter of s6 holds 7: a reading
     assert kind_of({**about_s6, "alternative": "a daily limit"}, problem.data) == "reading"
+
+
+def test_an_alternative_reaches_the_confirmation_and_new_json(tmp_path, scripted_llm, capsys):
+    answer = json.loads((FIXTURE / "reference" / "new.json").read_text())
+    answer["assumptions"] = [{k: v for k, v in ASSUMPTIONS[1].items() if k != "source"}]
+    text = "```json\n" + json.dumps(answer) + "\n```\n"
+    scripted_llm.enqueue("new", text, text)
+    dest = tmp_path / "blends"
+    assert main(["new", str(dest), "--from", str(FIXTURE / "request.txt"), "--llm", "openai", "--base-url",
+                 scripted_llm.base_url, "--no-cache", "--yes"]) == 0
+    shown = capsys.readouterr()
+    assert "the solve also tries 200" in shown.out + shown.err
+    (said,) = json.loads((dest / "new.json").read_text())["assumptions"]
+    assert said["alternative"] == 200 and said["value"] == 95

@@ -342,7 +342,9 @@ def to_confirm(draft: Draft) -> list[str]:
     """What the user must agree to, assumptions first: each the model's, tied to what it affects, then the
     number check's findings."""
     items = [f"assumption about {a['about']}: {a['assumption']}"
-             + (f" (value chosen: {json.dumps(a['value'])})" if "value" in a else "") for a in draft.assumptions]
+             + (f" (value chosen: {json.dumps(a['value'])})" if "value" in a else "")
+             + (f" — the solve also tries {json.dumps(a['alternative'])}" if "alternative" in a else "")
+             for a in draft.assumptions]
     label = {"empty": "empty data", "about": "unclear assumption"}
     return items + [f"{label.get(f['kind'], 'number check')}: {f['message']}" for f in draft.findings]
 
