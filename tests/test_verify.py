@@ -71,13 +71,13 @@ def test_wrong_objective_in_solution_json_is_caught(tmp_path, sandbox):
     assert first in verdict.evidence()
 
 
-def test_time_limit_reported_as_optimal_is_caught(tmp_path, sandbox):
-    """A MILP stopped at its first incumbent (tiny time limit, one solution) but written as optimal."""
-    code = reference("18").replace(
-        "pulp.PULP_CBC_CMD(msg=False, **OPTIONS)",
-        'pulp.PULP_CBC_CMD(msg=False, timeLimit=0.01, options=["maxSolutions 1", "cuts off"])',
-    ).replace("status = status_of(prob)", "status = 'optimal' if prob.sol_status > 0 else status_of(prob)")
-    assert "maxSolutions" in code and "'optimal' if" in code, "the fault was not injected"
+def test_suboptimal_answer_reported_as_optimal_is_caught(tmp_path, sandbox):
+    """A MILP answer worse than the captured model's optimum, written as optimal: what a solver stopped early
+    says when the program reads its status wrongly. Made worse deterministically (not by a solver's timing): the
+    program solves with one more row than model.mps holds, full-time nurses on day 7."""
+    code = reference("18").replace('prob.writeMPS("model.mps")',
+                                   'prob.writeMPS("model.mps")\n    prob += ft[6] >= 5, "not_captured"')
+    assert "not_captured" in code, "the fault was not injected"
     work = run_program(code, NLP4LP / "18" / "data.json", tmp_path / "a", sandbox)
     claimed = json.loads((work / "solution.json").read_text())
     assert claimed["status"] == "optimal"

@@ -73,6 +73,9 @@ class Verdict:
     diagnosis: dict[str, Any] | None = None  # "no solution" explained in the user's statements
     capture: dict[str, Any] | None = None  # statement → rows of the captured model
     seconds: float = 0.0
+    # An answer at a time limit, verified by substitution: {"objective", "bound" (None: not given), "gap" (a
+    # fraction recomputed from the two; None without a bound), "claimed_gap", "words"}; None for other answers.
+    incumbent: dict[str, Any] | None = None
 
     @property
     def disagrees(self) -> bool:

@@ -112,6 +112,27 @@ def read_result_file(workdir: Path, name: str, max_bytes: int | None = None) -> 
     return data
 
 
+def copy_result_file(workdir: Path, name: str, dest: Path, max_bytes: int) -> None:
+    """Copy a file the sandboxed code wrote to `dest`, streamed (a model of a million rows is hundreds of MB),
+    refusing what read_result_file refuses: a symlink, a special file, more than `max_bytes`."""
+    path = Path(workdir) / name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        kind = "it is a symlink, which the harness never follows" if path.is_symlink() else exc.strerror
+        raise SandboxError(f"cannot read result file {path}: {kind}") from None
+    with os.fdopen(fd, "rb") as src:
+        info = os.fstat(src.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise SandboxError(f"result file {path} is not a regular file (it is {_kind(info.st_mode)})")
+        if info.st_size > max_bytes:
+            raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {max_bytes} limit in bytes")
+        with open(dest, "wb") as out:
+            shutil.copyfileobj(src, out, 1 << 20)
+            if out.tell() > max_bytes:  # it grew after the size check
+                raise SandboxError(f"result file {path} is over the {max_bytes} limit in bytes")
+
+
 def write_beside_results(workdir: Path, name: str, text: str) -> Path:
     """Write a harness file (run.json, verification.json) into a folder the sandboxed program wrote: whatever it
     left under that name — a link to a host file, a FIFO — is removed first, never written through."""

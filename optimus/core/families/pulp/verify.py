@@ -22,18 +22,22 @@ from optimus.core.families import write_verdict
 from optimus.core.outcomes import NO_SOLUTION, WITH_VALUES, Execution, Verdict, stages_of
 from optimus.core.sandbox import Limits, read_result_file, write_beside_results
 from optimus.core.sandbox.base import Backend as SandboxBackend
-from optimus.core.sandbox.files import read_object, take_out
+from optimus.core.sandbox.files import copy_result_file, read_object, take_out
 from optimus.core.snop import objective_sense
 from optimus.core.solver_options import SolverOptions
-from optimus.core.terminal import number
+from optimus.core.terminal import gap_words, number
 
 # Agreement tolerances for the objective (solution.json against the re-solve).
 OBJ_REL_TOL = 1e-6
 OBJ_ABS_TOL = 1e-6
 # A MILP "optimal" is proven only to the solver's relative gap; HiGHS's default is 1e-4.
 MIP_GAP_TOL = 1e-4
+# A time-limit answer's written gap may fall short of what its objective and bound allow by this much (rounding).
+GAP_TOL = 1e-6
 # Seconds the re-solve and diagnosis may take, at most (and at most 80 % of the program's own limit).
 VERIFY_BUDGET_S = 60.0
+# ... or this many times the program's own run, when that is longer: a large model takes as long to read again.
+RESOLVE_PER_RUN_S = 1.5
 if TYPE_CHECKING:
     from optimus.core.stages.context import Context
 
@@ -49,41 +53,90 @@ def verify_execution(ctx: Context, ex: Execution) -> Verdict:
     stages = stages_of(ex.solution or {})
     if stages:  # goals in priority order: model.mps is the last stage's model, in that stage's sense
         sense = stages[-1].get("sense")
-    verdict = verify_attempt(ex.workdir, ctx.snop.problem_info, ctx.sandbox, ctx.limits, sense=sense,
-                             solver=ctx.solver, data=ctx.problem.data)
+    # A model the program took minutes to solve gets as long to re-solve (within the run's wall limit).
+    budget = max(VERIFY_BUDGET_S, RESOLVE_PER_RUN_S * getattr(ex.result, "wall_s", 0.0))
+    verdict = verify_attempt(ex.workdir, ctx.snop.problem_info, ctx.sandbox, ctx.limits, budget, sense=sense,
+                             solver=ctx.solver, data=ctx.problem.data, claimed=ex.solution)
     ctx.sandbox_seconds += verdict.seconds
     return verdict
 
 
 def verify_attempt(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
                    budget_s: float = VERIFY_BUDGET_S, sense: str | None = None,
-                   solver: SolverOptions | None = None, data: dict | None = None) -> Verdict:
+                   solver: SolverOptions | None = None, data: dict | None = None,
+                   claimed: dict | None = None) -> Verdict:
     """Verify one attempt's work dir (solver.py, solution.json, output.json, model.mps); write verification.json.
     `sense` is the objective sense the problem asks for ("min"/"max"), when known; `solver` the user's solver
-    options, which the re-solve honours as the program did; `data` lets a diagnosis name limits by data key."""
+    options, which the re-solve honours as the program did; `data` lets a diagnosis name limits by data key;
+    `claimed` is solution.json when the caller has read it already (else it is read here)."""
     started = time.monotonic()
-    verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s, sense, solver or SolverOptions(), data)
+    verdict = _verify(Path(workdir), statements, sandbox, limits, budget_s, sense, solver or SolverOptions(), data,
+                      claimed)
     verdict.seconds = round(time.monotonic() - started, 4)
     write_verdict(Path(workdir), verdict)
     return verdict
 
 
-def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits,
-            budget_s: float, sense: str | None, solver: SolverOptions, data: dict | None = None) -> Verdict:
-    from optimus.core.diagnose import capture_map, explain
+def _verify(workdir: Path, statements: list[str], sandbox: SandboxBackend, limits: Limits, budget_s: float,
+            sense: str | None, solver: SolverOptions, data: dict | None = None,
+            claimed: dict | None = None) -> Verdict:
+    from optimus.core.diagnose import explain
 
-    claimed = read_object(workdir, "solution.json")[0] or {}
+    claimed = claimed if claimed is not None else read_object(workdir, "solution.json")[0] or {}
+    kept = without_values(claimed)  # the Verdict goes into report.json: a million values stay in solution.json
     if not (workdir / "model.mps").exists() and not (workdir / "model.mps").is_symlink():
-        return Verdict("skipped", f"unverified: {NO_MODEL}", claimed=claimed)
+        return Verdict("skipped", f"unverified: {NO_MODEL}", claimed=kept)
     # Values mean something only beside a solution (an infeasible run's are whatever the solver left).
-    values, bad = given_values(claimed) if claimed.get("status") in WITH_VALUES else (None, [])
-    raw = resolve(workdir, sandbox, limits, budget_s, values, solver)
+    values = claimed.get("values") if claimed.get("status") in WITH_VALUES else None
+    bad = [] if values is None or isinstance(values, dict) else \
+        [f'solution.json\'s "values" must be an object {{variable name: value}}, found {type(values).__name__}']
+    raw = resolve(workdir, sandbox, limits, budget_s, solver=solver,
+                  with_solution=isinstance(values, dict) and bool(values), claimed=claimed)
     if "error" in raw:
-        return Verdict("error", f"the captured model could not be re-solved: {raw['error']}", claimed=claimed)
-    verdict = judge(claimed, raw, sense, bad)
-    verdict.capture = capture_map(raw["model"].get("row_names", []), statements)
+        return Verdict("error", f"the captured model could not be re-solved: {raw['error']}", claimed=kept)
+    verdict = judge(claimed, raw, sense, bad + wrong_values(raw.get("values_wrong")))
+    verdict.claimed = kept
+    verdict.capture = capture(raw["model"], statements)
+    if "row_families" in raw["model"]:  # which statements have rows: one name per family tells
+        raw["model"]["row_names"] = [first for _, first in raw["model"]["row_families"].values()]
     verdict.diagnosis = explain(raw, statements, data)
     return verdict
+
+
+def without_values(claimed: dict) -> dict:
+    """solution.json as the Verdict keeps it: "values" replaced by how many there are."""
+    values = claimed.get("values")
+    if values is None:
+        return claimed
+    kept = {k: v for k, v in claimed.items() if k != "values"}
+    kept["values_given"] = len(values) if isinstance(values, dict) else None
+    return kept
+
+
+def wrong_values(wrong: dict | None) -> list[str]:
+    """The re-check's count and examples of values that are not finite numbers, as a finding."""
+    if not wrong:
+        return []
+    return [f'solution.json\'s "values" give {wrong["count"]} variable(s) a value that is not a finite number: '
+            + ", ".join(wrong.get("examples", [])[:MAX_NAMES])]
+
+
+def capture(model: dict, statements: list[str]) -> dict:
+    """Statement → rows of the captured model: from every row name, or (a large model) from each row family
+    once, its count added: the same statements and families, without a million names."""
+    from optimus.core.diagnose import capture_map, statement_of
+
+    if "row_families" not in model:
+        return capture_map(model.get("row_names", []), statements)
+    firsts = {first: count for count, first in model["row_families"].values()}
+    found = capture_map(list(firsts), statements)
+    rows: dict[int | None, int] = {}
+    for first, count in firsts.items():
+        rows[statement_of(first)] = rows.get(statement_of(first), 0) + count
+    for key, entry in found["statements"].items():
+        entry["rows"] = rows[int(key[1:])]
+    found["unnamed_rows"] = rows.get(None, 0)
+    return found
 
 
 def given_values(claimed: dict) -> tuple[dict[str, float] | None, list[str]]:
@@ -103,26 +156,35 @@ def given_values(claimed: dict) -> tuple[dict[str, float] | None, list[str]]:
 
 
 def resolve(workdir: Path, sandbox: SandboxBackend, limits: Limits, budget_s: float = VERIFY_BUDGET_S,
-            values: dict[str, float] | None = None, solver: SolverOptions | None = None) -> dict:
-    """Run `optimus.core.families.pulp.resolve` on the attempt's model.mps in a fresh sandboxed work dir (and check `values`, the
-    program's variable values by name, against it); its result.json as a dict."""
+            values: dict[str, float] | None = None, solver: SolverOptions | None = None,
+            with_solution: bool = False, claimed: dict | None = None) -> dict:
+    """Run `optimus.core.families.pulp.resolve` on the attempt's model.mps in a fresh sandboxed work dir, and check
+    against it the program's variable values by name: solution.json's own (`with_solution`: the file is copied
+    and read there, never re-serialised here) or `values`. Its result.json as a dict."""
     extra = {"values.json": json.dumps(values)} if values else {}  # re-serialised by us: finite numbers only
     solver = solver or SolverOptions()
-    request = {"values": "values.json" if values else None, "time_limit": solver.time_limit,
-               "mip_gap": solver.mip_gap, "threads": solver.threads, "export_lp": solver.export_lp}
-    return sandboxed(workdir, "verify", "resolve", request, sandbox, limits, budget_s, extra)
+    seconds = (claimed or {}).get("seconds")
+    solve_s = seconds.get("solve") if isinstance(seconds, dict) and _number(seconds.get("solve")) else None
+    request = {"values": "values.json" if values else None, "solution": "solution.json" if with_solution else None,
+               "claimed_status": (claimed or {}).get("status"), "solve_s": solve_s,
+               "time_limit": solver.time_limit, "mip_gap": solver.mip_gap, "threads": solver.threads,
+               "export_lp": solver.export_lp}
+    copies = ("model.mps", "solution.json") if with_solution else ("model.mps",)
+    return sandboxed(workdir, "verify", "resolve", request, sandbox, limits, budget_s, extra, copies)
 
 
 def sandboxed(workdir: Path, job_name: str, module: str, request: dict, sandbox: SandboxBackend, limits: Limits,
-              budget_s: float, files: dict[str, str] | None = None) -> dict:
-    """Run `python -m <module>` of the sandbox-side package optimus/core/families/pulp/resolve on a copy of workdir's model.mps, in a
-    fresh work dir `workdir/<job_name>`, with `request` (model and budget added) and `files` beside it."""
+              budget_s: float, files: dict[str, str] | None = None, copies: tuple[str, ...] = ("model.mps",)) -> dict:
+    """Run `python -m <module>` of the sandbox-side package optimus/core/families/pulp/resolve on copies of
+    workdir's result files `copies` (model.mps first), in a fresh work dir `workdir/<job_name>`, with `request`
+    (model and budget added) and `files` beside it."""
     job = workdir / job_name
     shutil.rmtree(job, ignore_errors=True)
     job.mkdir()
     shutil.copytree(RESOLVE_PACKAGE, job / "resolve", ignore=shutil.ignore_patterns("__pycache__"))
     try:  # copied by us with O_NOFOLLOW: a planted symlink must not carry a host file into the sandbox
-        (job / "model.mps").write_bytes(read_result_file(workdir, "model.mps"))
+        for name in copies:  # at most what the program could write: its file size limit
+            copy_result_file(workdir, name, job / name, limits.file_size_mb * 1024 * 1024)
     except OptimusError as exc:
         return {"error": str(exc)}
     for name, text in (files or {}).items():
@@ -195,15 +257,65 @@ def judge(claimed: dict, raw: dict, wanted_sense: str | None = None, bad_values:
     check = raw.get("values_check")
     if check and status in WITH_VALUES:
         findings += _values_findings(check, status, objective, offset, mip)
+    incumbent = None
+    if status == "time_limit" and _number(objective):
+        incumbent, more = incumbent_of(claimed, sense, resolves, offset, mip)
+        findings += more
     statuses = ", ".join(f"{r['status']}{' ' + number(r['objective'] + offset) if _number(r.get('objective')) else ''}"
                          f" ({r['solver']})" for r in resolves)
     if findings:
         outcome, summary = "disagrees", f"re-solve disagrees: {findings[0]}"
+    elif incumbent is not None:
+        return _time_limit_verdict(claimed, incumbent, check, statuses, resolves)
     elif decisive or any(r["status"] == "optimal" for r in resolves):
         outcome, summary = "agrees", f"re-solve agrees with solution.json ({status}): {statuses}{_values_note(check, status)}"
     else:
         outcome, summary = "unconfirmed", f"re-solve could not confirm solution.json ({status}): {statuses}"
     return Verdict(outcome, summary, findings, claimed, resolves, check)
+
+
+def incumbent_of(claimed: dict, sense: str, resolves: list[dict], offset: float,
+                 mip: bool) -> tuple[dict, list[str]]:
+    """An answer at a time limit: its objective, bound and gap (a fraction, recomputed from the two: the gap the
+    verdict states is ours), and what contradicts them: a bound on the wrong side of the objective, a gap smaller
+    than objective and bound allow, a re-solve that found a solution better than the bound says exists."""
+    objective, bound, said = claimed["objective"], claimed.get("bound"), claimed.get("gap")
+    if not _number(bound):
+        return {"objective": objective, "bound": None, "gap": None, "claimed_gap": said}, []
+    findings, distance = [], abs(objective - bound)
+    tol = max(OBJ_ABS_TOL, (MIP_GAP_TOL if mip else OBJ_REL_TOL) * abs(objective))
+    if (bound > objective + tol) if sense == "min" else (bound < objective - tol):
+        findings.append(f"solution.json gives bound {_fmt(bound)} on the wrong side of its objective "
+                        f"{_fmt(objective)}: a {_VERB[sense]} problem's bound is {'at most' if sense == 'min' else 'at least'} "
+                        "the objective of any solution")
+    gap = distance / abs(objective) if objective else (0.0 if distance <= tol else math.inf)
+    least = distance / max(abs(objective), abs(bound)) if distance > tol else 0.0  # under any usual denominator
+    if _number(said) and said < least - GAP_TOL:
+        findings.append(f"solution.json says gap {_fmt(said)}, but its objective {_fmt(objective)} and bound "
+                        f"{_fmt(bound)} are {_fmt(gap)} apart (relative to the objective)")
+    for r in resolves:
+        found = r.get("objective")
+        if _number(found) and ((found + offset < bound - tol) if sense == "min" else (found + offset > bound + tol)):
+            findings.append(f"solution.json gives bound {_fmt(bound)}, but re-solving the captured model finds a "
+                            f"solution with objective {_fmt(found + offset)}, beyond that bound ({r['solver']})")
+    return {"objective": objective, "bound": bound, "gap": gap, "claimed_gap": said}, findings
+
+
+def _time_limit_verdict(claimed: dict, incumbent: dict, check: dict | None, statuses: str,
+                        resolves: list[dict]) -> Verdict:
+    """Verified when the substitution checked every variable and row: the incumbent is feasible, its objective
+    is the one written, and nothing contradicts the bound."""
+    complete = bool(check) and check["columns_given"] == check["columns"] and check["rows_checked"] == check["rows"]
+    if not complete:
+        return Verdict("unconfirmed", "the time-limit answer is not verified: solution.json's values do not give "
+                       f"every variable of the captured model{_values_note(check, 'time_limit')}", [], claimed,
+                       resolves, check, incumbent=incumbent)
+    words = gap_words(incumbent["gap"])
+    incumbent["words"] = words
+    summary = (f"verified: {words}: objective {number(incumbent['objective'])}"
+               + (f", bound {number(incumbent['bound'])}" if incumbent["bound"] is not None else "")
+               + f"{_values_note(check, 'time_limit')}; re-solve: {statuses}")
+    return Verdict("agrees", summary, [], claimed, resolves, check, incumbent=incumbent)
 
 
 def _values_note(check: dict | None, status: Any) -> str:
@@ -232,7 +344,7 @@ def _values_findings(check: dict, status: Any, objective: Any, offset: float, mi
         out.append(f"solution.json's values name {check['unknown_count']} variable(s) the captured model does not "
                    f"have: {', '.join(check['unknown'][:MAX_NAMES])} (write each variable's value under var.name)")
     at_values = check.get("objective_at_values")
-    if status == "optimal" and _number(objective) and _number(at_values) and not \
+    if status in ("optimal", "time_limit") and _number(objective) and _number(at_values) and not \
             _within(objective, at_values + offset, at_values + offset, mip):
         out.append(f"solution.json says objective {_fmt(objective)}, but the captured objective evaluated at "
                    f"its values is {_fmt(at_values + offset)}")

@@ -1,26 +1,37 @@
 """python -m resolve REQUEST.json RESULT.json: re-solve model.mps; check the program's variable values against it;
 explain infeasible/unbounded.
 
-REQUEST holds {"model": path, "values": path or null, "budget_s": seconds}, and the user's solver options
-("time_limit" seconds, "mip_gap", "threads": null when unset; "export_lp": also write model.lp); the values file
-is {name: number}, written by the harness from solution.json's "values". RESULT always gets written: a failure
-becomes {"error": "..."} so the harness can say what went wrong.
+REQUEST holds {"model": path, "solution": path or null, "values": path or null, "budget_s": seconds}, and the
+user's solver options ("time_limit" seconds, "mip_gap", "threads": null when unset; "export_lp": also write
+model.lp). "solution" is the program's solution.json as it wrote it (its "values" are read here, where a million
+of them cost the harness nothing); "values" a file {name: number}. RESULT always gets written: a failure becomes
+{"error": "..."} so the harness can say what went wrong.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 import traceback
 
-from .check import check_values
+from .check import check_values, value_vector
 from .iis import explain_infeasible
 from .model import SolveOptions, load, solve_cbc, solve_highs
 from .ray import explain_unbounded
 
-# Shares of the time budget: each solver's re-solve, the rest for the diagnosis.
+# Shares of the time budget: each solver's re-solve (HiGHS's when it re-solves alone), the rest for the diagnosis.
 SOLVE_SHARE = 0.3
+ALONE_SHARE = 0.6
+# An answer at a time limit is verified by substitution; the re-solve only tests its bound (a better solution
+# than the bound says exists would refute it), in this share of the program's own solve.
+TIME_LIMIT_SHARE = 0.5
+# CBC, the second opinion on a MILP, reads the model again through PuLP and solves it without the program's
+# incumbent: worth it on small models, where it costs little and one solver's bug cannot confirm itself; above
+# this many nonzeros it would cost more than the program's own solve, and HiGHS alone re-solves.
+CBC_MAX_NONZEROS = 20_000
+MAX_WRONG = 5
 
 
 def run(request: dict) -> dict:
@@ -30,17 +41,21 @@ def run(request: dict) -> dict:
     model = load(request["model"])
     options = SolveOptions.of(request)
     if request.get("export_lp"):
-        model.highs(1).writeModel("model.lp")
+        model.reader.writeModel("model.lp")
     result: dict = {"model": model.summary(), "mip_gap": options.mip_gap}
-    share = min(budget * SOLVE_SHARE, options.time_limit or budget)
-    result["highs"] = solve_highs(model, share, options)
-    if model.is_mip:
+    start = None
+    values, wrong = given_values(request)
+    if wrong:
+        result["values_wrong"] = wrong
+    if values:
+        result["values_check"] = check = check_values(model, values)
+        if check["violations"] == 0 and check["columns_given"] == check["columns"]:
+            start = value_vector(model.cols, values)[0]  # feasible: HiGHS's first incumbent
+    second = model.is_mip and model.entry_val.size <= CBC_MAX_NONZEROS
+    share = resolve_seconds(request, budget * (SOLVE_SHARE if second else ALONE_SHARE), options)
+    result["highs"] = solve_highs(model, share, options, start)
+    if second:
         result["cbc"] = solve_cbc(request["model"], model.sense, share, options)
-    if request.get("values"):
-        with open(request["values"]) as fh:
-            values = json.load(fh)
-        if isinstance(values, dict) and values:
-            result["values_check"] = check_values(model, values)
     status = result["highs"]["status"]
     if status == "infeasible" or (status != "optimal" and result.get("cbc", {}).get("status") == "infeasible"):
         result["infeasibility"] = explain_infeasible(model, deadline)
@@ -48,6 +63,39 @@ def run(request: dict) -> dict:
         result["unboundedness"] = explain_unbounded(model, deadline)
     result["seconds"] = round(time.monotonic() - started, 4)
     return result
+
+
+def resolve_seconds(request: dict, share: float, options: SolveOptions) -> float:
+    """The re-solve's time limit: its share of the budget, at most the user's limit, and for an answer the
+    program gave at its time limit, a part of that program's own solve."""
+    seconds = min(share, options.time_limit or share)
+    if request.get("claimed_status") == "time_limit":
+        spent = request.get("solve_s") or options.time_limit or seconds
+        seconds = min(seconds, max(1.0, TIME_LIMIT_SHARE * float(spent)))
+    return seconds
+
+
+def given_values(request: dict) -> tuple[dict[str, float] | None, dict | None]:
+    """The program's values {name: finite number} (None: it gives none), and those that are not finite numbers
+    ({"count", "examples"}; null, a variable without a value, is left out)."""
+    path = request.get("solution") or request.get("values")
+    if not path:
+        return None, None
+    with open(path) as fh:
+        values = json.load(fh)
+    values = values.get("values") if request.get("solution") and isinstance(values, dict) else values
+    if not isinstance(values, dict):
+        return None, None  # the harness says what is wrong with "values" itself
+    good = {str(k): float(v) for k, v in values.items() if _number(v)}
+    if len(good) == len(values):
+        return good, None
+    wrong = [k for k, v in values.items() if v is not None and not _number(v)]
+    examples = [f"{k} = {values[k]!r}"[:60] for k in wrong[:MAX_WRONG]]
+    return good, {"count": len(wrong), "examples": examples} if wrong else None
+
+
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def main(argv: list[str], answer=None) -> int:

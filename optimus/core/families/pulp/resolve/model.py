@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import math
+import re
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 import highspy
 import numpy as np
 
 INF = math.inf
+# Above this many rows the result carries each row family once (with its count) instead of every row's name:
+# a million names would cost the harness seconds to read and sort into statements.
+ROW_NAMES_MAX = 20_000
+# A row's index parts, as optimus.core.diagnose.family strips them (`s3_capacity_k2` → `s3_capacity`).
+_INDEX_PARTS = re.compile(r"(?:_[A-Za-z]*\d+)+$", re.MULTILINE)
 # The re-solve's own MIP gap: tight, since its answer is what the generated code is judged against.
 MIP_REL_GAP = 1e-6
 _STATUS = {"kOptimal": "optimal", "kInfeasible": "infeasible", "kUnbounded": "unbounded",
@@ -43,6 +50,8 @@ class Model:
     entry_col: np.ndarray  # per nonzero: its column
     entry_val: np.ndarray
     integer: np.ndarray  # per column: must be integral (HiGHS leaves integrality_ empty for an LP)
+    # The solver that read model.mps: the first re-solve runs on it, so a large model is held once, not copied.
+    reader: highspy.Highs | None = None
 
     @property
     def is_mip(self) -> bool:
@@ -50,22 +59,39 @@ class Model:
 
     def summary(self) -> dict:
         ints = int(self.integer.sum())
+        names = {"row_names": self.rows} if len(self.rows) <= ROW_NAMES_MAX else \
+            {"row_families": row_families(self.rows)}
         return {"sense": self.sense, "sense_source": self.sense_source, "rows": len(self.rows), "cols": len(self.cols),
-                "integers": ints, "nonzeros": int(self.entry_val.size), "row_names": self.rows}
+                "integers": ints, "nonzeros": int(self.entry_val.size), **names}
 
-    def highs(self, time_limit: float, relax: bool = False, options: SolveOptions = SolveOptions()) -> highspy.Highs:
-        """A fresh solver holding this model (integrality dropped when `relax`)."""
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+    def highs(self, time_limit: float, relax: bool = False, options: SolveOptions = SolveOptions(),
+              reuse: bool = False) -> highspy.Highs:
+        """A solver holding this model (integrality dropped when `relax`): a fresh one, or with `reuse` the one
+        that read the file (once; later calls get fresh ones)."""
+        h, self.reader = (self.reader, None) if reuse and self.reader is not None else (None, self.reader)
+        if h is None:
+            h = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+            h.passModel(self.lp)
         h.setOptionValue("time_limit", max(0.05, float(time_limit)))
         h.setOptionValue("mip_rel_gap", options.mip_gap)
         if options.threads:
             h.setOptionValue("threads", options.threads)
-        h.passModel(self.lp)
         if relax and self.is_mip:
             n = len(self.cols)
             h.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.zeros(n, dtype=np.uint8))
         return h
+
+
+def row_families(rows: list[str]) -> dict[str, list]:
+    """Family → [how many rows, its first row's name], the index parts stripped in one pass over all names."""
+    stripped = _INDEX_PARTS.sub("", "\n".join(rows)).split("\n")
+    families = [f or r for f, r in zip(stripped, rows)]  # a name of index parts only is its own family
+    first: dict[str, str] = {}
+    for family, row in zip(families, rows):
+        first.setdefault(family, row)
+    counts = Counter(families)
+    return {family: [counts[family], row] for family, row in first.items()}
 
 
 def load(path: str) -> Model:
@@ -83,6 +109,7 @@ def load(path: str) -> Model:
         # PuLP's default writeMPS keeps the sense only in a comment, which MPS readers skip.
         sense, source = "max", "PuLP *SENSE comment"
         lp.sense_ = highspy.ObjSense.kMaximize
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
     elif any(line.startswith("*SENSE:Minimize") for line in head):
         source = "PuLP *SENSE comment"
     a = lp.a_matrix_
@@ -92,10 +119,11 @@ def load(path: str) -> Model:
     if int(a.format_) != 1 and lp.num_row_:  # HiGHS reads MPS column-wise; anything else we do not expect
         raise ValueError("unexpected matrix format after reading the MPS file")
     entry_col = np.repeat(np.arange(lp.num_col_), np.diff(start)) if lp.num_col_ else np.zeros(0, int)
-    kinds = [int(t) for t in lp.integrality_]
-    integer = np.array([t in (1, 3) for t in kinds], dtype=bool) if kinds else np.zeros(lp.num_col_, dtype=bool)
+    kinds = lp.integrality_  # HiGHS leaves it empty for an LP; 1 integer, 3 semi-integer
+    kinds = np.fromiter(map(int, kinds), dtype=np.uint8, count=len(kinds)) if len(kinds) else None
+    integer = (kinds == 1) | (kinds == 3) if kinds is not None else np.zeros(lp.num_col_, dtype=bool)
     return Model(lp, sense, source, rows, cols, np.asarray(a.index_, dtype=np.int64), entry_col,
-                 np.asarray(a.value_, dtype=float), integer)
+                 np.asarray(a.value_, dtype=float), integer, reader=h)
 
 
 def run_highs(h: highspy.Highs) -> str:
@@ -114,8 +142,13 @@ def run_highs(h: highspy.Highs) -> str:
     return status
 
 
-def solve_highs(model: Model, time_limit: float, options: SolveOptions = SolveOptions()) -> dict:
-    h = model.highs(time_limit, options=options)
+def solve_highs(model: Model, time_limit: float, options: SolveOptions = SolveOptions(),
+                start: np.ndarray | None = None) -> dict:
+    """HiGHS on the model as read. `start`: a feasible point (the program's values, checked) given to a MILP as
+    its first incumbent, so the re-solve spends its time on the bound; the bound HiGHS proves is its own."""
+    h = model.highs(time_limit, options=options, reuse=True)
+    if start is not None and model.is_mip:
+        h.setSolution(len(start), np.arange(len(start), dtype=np.int32), np.asarray(start, dtype=float))
     started = time.monotonic()
     status = run_highs(h)
     info = h.getInfo()
@@ -129,20 +162,8 @@ def solve_highs(model: Model, time_limit: float, options: SolveOptions = SolveOp
 
 
 def solve_cbc(path: str, sense: str, time_limit: float, options: SolveOptions = SolveOptions()) -> dict:
-    """CBC through PuLP: a second, unrelated code base, so that one solver's bug cannot confirm itself."""
-    import pulp
+    """CBC, the cbc binary reading model.mps itself: a second, unrelated code base, so that one solver's bug cannot
+    confirm itself (and no PuLP model is built from the file in between)."""
+    from .cbc import solve_mps
 
-    started = time.monotonic()
-    _, prob = pulp.LpProblem.fromMPS(path, sense=pulp.LpMaximize if sense == "max" else pulp.LpMinimize)
-    prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, int(time_limit)), gapRel=options.mip_gap,
-                                 threads=options.threads))
-    if prob.status == pulp.LpStatusOptimal:
-        status = "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time_limit"
-    else:
-        status = {pulp.LpStatusInfeasible: "infeasible", pulp.LpStatusUnbounded: "unbounded"}.get(prob.status, "error")
-    if status == "infeasible" and time.monotonic() - started >= 0.9 * max(1, int(time_limit)):
-        status = "time_limit"  # PuLP reads CBC's "stopped on time, no solution yet" as infeasible
-    value = pulp.value(prob.objective) if status in ("optimal", "time_limit") else None
-    objective = float(value) if isinstance(value, (int, float)) else None
-    return {"solver": "CBC", "status": status, "objective": objective,
-            "bound": objective if status == "optimal" else None, "seconds": round(time.monotonic() - started, 4)}
+    return solve_mps(path, sense, max(1.0, time_limit), options.mip_gap, options.threads)
