@@ -265,3 +265,42 @@ def test_the_judge_says_a_feasible_plan_is_not_proven_shortest():
     assert "Fast Downward's optimal planner finds a shortest plan of 15 steps" in verdict.summary
     raw["plan"] = {"valid": False, "length": 16, "failing_step": 3, "action": "x", "reason": "unmet"}
     assert judge(ctx, ex, raw).outcome == "disagrees"  # a plan returned early is still validated
+
+
+# The old contract (one run per T): quick to refute below T = 3, stuck at T = 3, a plan of exactly T moves from 4.
+STUCK_AT_3 = '''
+import json, sys, time
+import z3
+
+T = int(sys.argv[1])
+if T == 3:
+    time.sleep(600)
+s = z3.Solver()
+moves = [z3.Bool(f"move_{t}") for t in range(T)]
+for t, m in enumerate(moves):
+    s.assert_and_track(m, f"s1_move_t{t}")
+s.assert_and_track(z3.BoolVal(T >= 4), "s2_goal")
+open("model.smt2", "w").write(s.sexpr())
+found = s.check() == z3.sat
+values = {str(m): True for m in moves} if found else {}
+json.dump({"status": "feasible" if found else "infeasible", "values": values}, open("solution.json", "w"))
+json.dump({"plan": [{"action": "move", "args": [str(t)]} for t in range(T)]} if found else {},
+          open("output.json", "w"))
+'''
+
+
+def test_the_old_contract_also_returns_a_plan_at_the_longest_horizon_when_the_walk_is_stuck(tmp_path):
+    (tmp_path / "solver.py").write_text(STUCK_AT_3)
+    (tmp_path / "data.json").write_text("{}")
+    (tmp_path / "request.json").write_text(json.dumps({"program": "solver.py", "max_horizon": 6, "budget_s": 8}))
+    proc = subprocess.run([sys.executable, "-m", "optimus.core.families.z3.z3_sandbox", "horizon", "request.json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    record = json.loads((tmp_path / "horizon.json").read_text())
+    assert proc.returncode == 0, proc.stderr
+    assert (record["contract"], record["outcome"]) == ("per_horizon", "feasible")
+    assert record["summary"] == "feasible: a 6-step plan; shortest not proven (T ≤ 2 unsat, 3–5 not finished)"
+    assert record["first_plan"][0] == {**record["first_plan"][0], "T": 6, "status": "feasible"}
+    solution = json.loads((tmp_path / "solution.json").read_text())
+    assert (solution["status"], solution["objective"]) == ("feasible", 6) and "not proven" in solution["shortest"]
+    assert len(json.loads((tmp_path / "output.json").read_text())["plan"]) == 6
+    assert "s1_move_t5" in (tmp_path / "model.smt2").read_text()  # the plan's own model, T = 6

@@ -23,6 +23,7 @@ import time
 from .forked import Timeout, run_python, write
 
 KEEP = ("output.json", "solution.json", "model.smt2")
+FIRST = os.path.join("horizon", "first_plan")  # the per-horizon contract's early plan, kept
 TAIL = 2500
 
 
@@ -39,29 +40,34 @@ def main(request_path: str) -> int:
 
     if follows(program):
         return incremental(program, record, deadline)
+    return per_horizon(program, record, deadline)
+
+
+def per_horizon(program: str, record: dict, deadline: float) -> int:
+    """`python solver.py T` for T = 0, 1, …; the first feasible T is shortest. Once PLAN_AFTER of the budget is
+    spent, the program is run at the longest horizons (first_plan) and a plan found there is kept, returned
+    (feasible, not proven shortest) if the walk does not finish."""
+    from .incremental import PLAN_AFTER
+
+    last, runs = record["max_horizon"], record["runs"]
+    pause, plan = time.monotonic() + PLAN_AFTER * max(0.0, deadline - time.monotonic()), None
     for t in range(last + 1):
-        for name in KEEP:
-            if os.path.lexists(name):
-                os.remove(name)
+        if "first_plan" not in record and time.monotonic() >= pause:  # looked for once
+            plan = first_plan(program, record, deadline)
         left = deadline - time.monotonic()
         if left <= 0.5:
-            return finish(record, "time_limit", f"the time budget ran out before T={t}")
+            return out_of_time(record, plan, f"the time budget ran out before T={t}")
         started = time.monotonic()
-        try:
-            done = run_python(program, [str(t)], timeout=left)
-        except Timeout:
-            runs.append({"T": t, "status": "time_limit", "seconds": round(time.monotonic() - started, 3)})
-            return finish(record, "time_limit", f"the run with T={t} did not finish within the time budget")
-        status = _status()
-        runs.append({"T": t, "status": status, "exit_code": done.returncode,
+        done = run_at(program, t, min(left, pause - started) if started < pause else left)
+        if done is None and "first_plan" not in record and deadline - time.monotonic() > 1:
+            plan = first_plan(program, record, deadline)
+            done = run_at(program, t, deadline - time.monotonic())
+        status = _status() if done is not None else "time_limit"
+        runs.append({"T": t, "status": status, "exit_code": getattr(done, "returncode", None),
                      "seconds": round(time.monotonic() - started, 3)})
-        sys.stdout.write(done.stdout[-TAIL:])
-        sys.stderr.write(done.stderr[-TAIL:])
-        keep = os.path.join("horizon", f"T{t}")
-        os.makedirs(keep, exist_ok=True)
-        for name in KEEP:
-            if os.path.isfile(name) and not os.path.islink(name):
-                shutil.copy(name, os.path.join(keep, name))
+        if done is None:
+            return out_of_time(record, plan, f"the run with T={t} did not finish within the time budget")
+        keep(os.path.join("horizon", f"T{t}"))
         if done.returncode != 0 or status not in ("feasible", "infeasible", "optimal"):
             why = f"exit code {done.returncode}" if done.returncode else f"status {status!r}"
             return finish(record, "error", f"the run with T={t} ended with {why}", code=done.returncode or 1)
@@ -81,6 +87,62 @@ def main(request_path: str) -> int:
     write("output.json", {})
     write("solution.json", {"status": "infeasible", "objective": None, "within_horizon": last})
     return finish(record, "infeasible", f"no plan of 0..{last} steps (longer plans are not ruled out)")
+
+
+def run_at(program: str, t: int, timeout: float):
+    """The program at horizon T = t (its result files fresh); None when it did not finish in time."""
+    for name in KEEP:
+        if os.path.lexists(name):
+            os.remove(name)
+    try:
+        done = run_python(program, [str(t)], timeout=max(0.1, timeout))
+    except Timeout:
+        return None
+    sys.stdout.write(done.stdout[-TAIL:])
+    sys.stderr.write(done.stderr[-TAIL:])
+    return done
+
+
+def first_plan(program: str, record: dict, deadline: float) -> int | None:
+    """The program at T = max_horizon, then one less (a plan of exactly T actions: one more or one fewer may be
+    what parity allows), within PLAN_SHARE of the time left: the first plan found, kept in horizon/first_plan."""
+    from .incremental import PLAN_SHARE
+
+    last = record["max_horizon"]
+    until = time.monotonic() + PLAN_SHARE * max(0.0, deadline - time.monotonic())
+    tried = record["first_plan"] = []
+    for t in sorted({last, max(0, last - 1)}, reverse=True):
+        started = time.monotonic()
+        done = run_at(program, t, until - started)
+        status = _status() if done is not None and done.returncode == 0 else "time_limit" if done is None else "error"
+        tried.append({"T": t, "status": status, "seconds": round(time.monotonic() - started, 3)})
+        if status == "feasible":
+            keep(FIRST)
+            return t
+        if done is None or time.monotonic() >= until:
+            return None
+    return None
+
+
+def out_of_time(record: dict, plan: int | None, said: str) -> int:
+    """The walk did not finish: the plan first_plan kept (feasible, not proven shortest), else time_limit."""
+    if plan is None:
+        return finish(record, "time_limit", said)
+    for name in KEEP:
+        if os.path.isfile(os.path.join(FIRST, name)):
+            shutil.copy(os.path.join(FIRST, name), name)
+    with open("solution.json") as fh:
+        solution = json.load(fh)
+    write("solution.json", {**solution, "status": "feasible", "objective": plan, "horizon_status": "feasible"})
+    return finish(record, "feasible", f"feasible: a {plan}-step plan; shortest not proven "
+                                      f"({not_proven(record['infeasible'], plan)})")
+
+
+def keep(folder: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    for name in KEEP:
+        if os.path.isfile(name) and not os.path.islink(name):
+            shutil.copy(name, os.path.join(folder, name))
 
 
 def incremental(program: str, record: dict, deadline: float) -> int:
