@@ -153,6 +153,8 @@ def _shape_problems(value: Any, wanted: list[int | None], bounds: list[str | Non
     problems: list[str] = []
     level = [(value, where)]
     for depth, (n, bound, kind) in enumerate(zip(wanted, bounds, kinds)):
+        if kind not in ("list", "map"):  # a record's fields are keys, not a length
+            break
         below = []
         for item, path in level:
             if not isinstance(item, dict if kind == "map" else list):
@@ -198,13 +200,15 @@ def known_sizes(input_format: str, data: Any, table_rows: dict[str, int] | None 
 def counting_bounds(e: Entry) -> list[str | None]:
     """The entry's bounds that are its lists' lengths: a level counts `1, ..., N` (or `1..N`, `range(N)`) only;
     `0, ..., N` or `1, ..., N-1` has another length, so that level is not read (None)."""
+    bounds = [lv.bound for lv in e.levels if lv.kind != "record"]  # a record (innermost) has no length
+    records = [None] * (len(e.levels) - len(bounds))
     ranges = [m.group(1).strip() for m in _RANGE.finditer(e.value)][::-1]  # text order is innermost first
     if "for" not in e.value:  # `[x_1, ..., x_N]`: the first item must be numbered 1
         first = e.value.strip("[] \n").split(",")[0]
-        return list(e.bounds) if re.search(r"_\{?1\}?\s*$", first) else [None] * len(e.bounds)
-    if len(ranges) != len(e.bounds):
-        return [None] * len(e.bounds)
-    return [b if b is not None and _counts_to(r) == b else None for b, r in zip(e.bounds, ranges)]
+        return (bounds if re.search(r"_\{?1\}?\s*$", first) else [None] * len(bounds)) + records
+    if len(ranges) != len(bounds):
+        return [None] * len(e.levels)
+    return [b if b is not None and _counts_to(r) == b else None for b, r in zip(bounds, ranges)] + records
 
 
 def _counts_to(range_text: str) -> str | None:
