@@ -23,8 +23,9 @@ from optimus.core.loop import solve as solve_loop
 from optimus.core.problem import Problem, load_problem
 from optimus.core.report import Report
 from optimus.core.runstore import RunStore, runs_base
-from optimus.core.sandbox import Limits, get_backend
+from optimus.core.sandbox import get_backend
 from optimus.core.sandbox.base import Backend as SandboxBackend
+from optimus.core.sandbox.sizing import sized_limits
 from optimus.core.sandbox.testrunner import require_test_runner
 from optimus.core.solver_options import SolverOptions
 from optimus.core.stages import BASELINE_MODES, MODES
@@ -45,7 +46,7 @@ class Solve:
 
 
 def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full", sandbox: str = "auto",
-                  samples: int = 1, timeout: float = 120.0, memory_mb: int = 4096, max_debug: int = 5,
+                  samples: int = 1, timeout: float | None = None, memory_mb: int | None = None, max_debug: int = 5,
                   max_fix: int = 5, rephrasings: int = 5, regen_tests: bool = False, optimal: bool = False,
                   assess: bool | None = None, use_cache: bool = True, solver: SolverOptions | None = None,
                   runs_dir: str | Path | None = None, check_assumptions: int = 4, **llm_settings: Any) -> Solve:
@@ -75,7 +76,7 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     run = RunStore(problem.root, runs_base(problem.root, runs_dir))
     client = registry.get_client(llm, problem, transcript=run.dir / "transcript.jsonl", use_cache=use_cache,
                                  **llm_settings)
-    limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout)), memory_mb=memory_mb)
+    limits = sized_limits(problem.root, timeout, memory_mb)  # None: sized to the data (optimus.core.sandbox.sizing)
     options = Options(mode=mode, max_debug=max_debug, max_fix=max_fix, rephrasings=rephrasings,
                       regen_tests=regen_tests, optimal=optimal, limits=limits, assess=assess,
                       solver=solver or SolverOptions())

@@ -110,8 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rephrasings", type=int, default=5, help="rewrites of the statements in full mode")
     p.add_argument("--regen-tests", action="store_true", help="regenerate tests/test_generated.py (backup kept)")
     p.add_argument("--sandbox", default="auto", help="auto, docker, bwrap or process (default auto)")
-    p.add_argument("--timeout", type=float, default=120, help="seconds per sandboxed run (default 120)")
-    p.add_argument("--memory", type=int, default=4096, help="MB per sandboxed run (default 4096)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per sandboxed run (default: 120, more for large data; also OPTIMUS_SANDBOX_TIMEOUT "
+                        "or the folder's limits.json)")
+    p.add_argument("--memory", type=int, default=None,
+                   help="MiB of address space per sandboxed run (default: 8192, more for large data; also "
+                        "OPTIMUS_SANDBOX_MEMORY_MB or the folder's limits.json)")
     p.add_argument("--optimal", action="store_true",
                    help="planning: a proven-shortest plan (Fast Downward A* with LM-cut) instead of lama-first")
     p.add_argument("--assess", action=argparse.BooleanOptionalAction, default=None,

@@ -11,6 +11,7 @@ from optimus.core import datause
 from optimus.core.outcomes import STATUSES, Execution
 from optimus.core.sandbox import RunResult, write_beside_results
 from optimus.core.sandbox.files import read_object, take_out
+from optimus.core.sandbox.sizing import killed_words
 from optimus.core.stages.context import Context
 from optimus.core.tables import sandbox_inputs
 
@@ -52,8 +53,8 @@ def execute(ctx: Context, code: str, workdir: Path,
 
 
 def _killed(result: RunResult, ctx: Context) -> str:
-    limit = {"wall": f"the time limit of {ctx.limits.wall_s:g} s", "cpu": f"the CPU limit of {ctx.limits.cpu_s} s",
-             "memory": f"the memory limit of {ctx.limits.memory_mb} MB",
+    named = killed_words(result.killed_by, ctx.limits)  # wall, CPU, memory: the value and how to raise it
+    limit = {"wall": named, "cpu": named, "memory": named,
              "output": "the output size limit (it printed too much)",
              "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB",
              "processes": f"the limit of {ctx.limits.processes} processes",
