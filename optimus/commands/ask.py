@@ -204,8 +204,10 @@ def status_line(before: dict, after: dict) -> str:
         was, now = before["solver_status"], after.get("solver_status") or after.get("status")
     else:
         was, now = before.get("status"), after.get("status")
-    said = f"status: {now} (as before)" if was == now else f"status: {was} → {now}"
-    return said + (f" ({after['message']})" if after.get("message") else "")
+    said = f"status: {now}, as before" if was == now else f"status: {was} → {now}"
+    message = after.get("message") or ""
+    message = message.removeprefix(f"solver status {now}; ")  # the run's message repeats the word just said
+    return said + (f" ({message})" if message else "")
 
 
 def objective_line(entry: dict) -> str:
