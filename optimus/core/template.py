@@ -29,11 +29,14 @@ class TemplateError(ValueError):
 @dataclass
 class Level:
     """One level of nesting: a list, or a map keyed by named entities. The level holds `bound + offset`
-    items (`0, ..., K` holds K+1: offset 1); `bound` is a symbol or digits, None when the text gives none."""
+    items (`0, ..., K` holds K+1: offset 1); `bound` is a symbol or digits, None when the text gives none.
+    A "record" is the innermost level of records-shaped data (`[{"name": name_{j}, "price": price_{j}} for j
+    in 1, ..., N]`): one object of fixed keys, `fields`, per item."""
 
-    kind: str  # "list" | "map"
+    kind: str  # "list" | "map" | "record"
     bound: str | None
     offset: int = 0
+    fields: list[Entry] = field(default_factory=list)
 
 
 @dataclass
@@ -208,11 +211,12 @@ def _comprehension(value: str) -> tuple[str, str] | None:
 
 
 def _levels(value: str) -> list[Level]:
-    """Levels of nested pseudo-for lists and dict comprehensions, outermost first."""
+    """Levels of nested pseudo-for lists and dict comprehensions, outermost first; an element that is an object
+    of fixed keys is a record."""
     if value.startswith("{"):
         found = _comprehension(value)
         if found is None:
-            return []
+            return _record(value)
         elem, range_text = found
         return [Level("map", *_bound_of(range_text)), *_levels(elem)]
     if not value.startswith("["):
@@ -222,6 +226,9 @@ def _levels(value: str) -> list[Level]:
     if found:
         elem, range_text = found
         return [Level("list", *_bound_of(range_text)), *_levels(elem)]
+    if inner.startswith("{"):  # `[{"name": …}, …]`: a literal list of records, read from its first
+        first, _, _ = _Reader(inner).value(0)
+        return [Level("list", None), *_record(first.strip())]
     # `[x_1, x_2, ..., x_N]` or a literal list: the last item names the bound at best.
     if "..." in inner:
         first, last = inner.split(",", 1)[0], inner.rsplit(",", 1)[-1]
@@ -229,6 +236,15 @@ def _levels(value: str) -> list[Level]:
         starts_at_0 = re.search(r"_\{?0\}?\s*$", first) is not None
         return [Level("list", sub.group(1) if sub else None, 1 if starts_at_0 else 0)]
     return [Level("list", None)]
+
+
+def _record(value: str) -> list[Level]:
+    """`{"name": name_{j}, "price": price_{j}}` inside a list or a map: one record level with its fields (none
+    when its keys cannot be read: then no level, as before)."""
+    if not value.startswith("{"):
+        return []
+    fields, _ = _Reader(value).object(0)
+    return [Level("record", None, fields=fields)] if fields else []
 
 
 def _bound_of(range_text: str) -> tuple[str | None, int]:

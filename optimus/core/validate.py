@@ -219,6 +219,13 @@ class DataCheck:
 
     def walk(self, value: Any, levels: list[Level], path: str) -> None:
         level, rest = levels[0], levels[1:]
+        if level.kind == "record":  # records-shaped data: each item an object, its fields checked as keys
+            if isinstance(value, dict):
+                self.keys(level.fields, value, path)
+            else:
+                self.warn(path, f"expected an object (a record of {', '.join(f.key for f in level.fields)}), "
+                          f"seen {_kind(value)}")
+            return
         if level.kind == "map":
             if not isinstance(value, dict):
                 self.warn(path, f"expected an object keyed by {level.bound or 'name'}, seen {_kind(value)}")
@@ -234,7 +241,7 @@ class DataCheck:
                 self.lengths[level.bound].setdefault(len(value) - level.offset, (path, len(value), level.offset))
             items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
         if rest:
-            want = dict if rest[0].kind == "map" else list
+            want = dict if rest[0].kind in ("map", "record") else list
             for where, item in items:
                 if not isinstance(item, want):
                     self.warn(where, f"expected {'an object' if want is dict else 'a list'} "
