@@ -179,7 +179,7 @@ def test_a_shape_the_translator_or_an_older_planner_reads_solves_offline_and_bot
     root, report = solve_shape(tmp_path, name)
     assert report["verification"]["outcome"] == "agrees"  # planval on the translator's task, in a fresh sandbox
     summary = report["verification"]["summary"]
-    assert (warned in summary) if warned else "read as older planners" not in summary, summary
+    assert (f"warning: {warned}" in summary) if warned else "warning:" not in summary, summary
     plan = json.loads((root / "runs" / "latest" / "v0" / "attempt-01" / "output.json").read_text())["plan"]
     given = root / "reference" / "problem.pddl"
     assert plansim.simulate(root / "domain.pddl", given, plan) is None  # our own reader and stepping

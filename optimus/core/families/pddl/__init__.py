@@ -148,7 +148,7 @@ def recheck_plan(ctx: Context, ex: Execution) -> Verdict:
                         f"{found.get('length')} steps")
     if findings:
         return Verdict("disagrees", f"re-validation disagrees: {findings[0]}", findings, claimed, seconds=seconds)
-    read_as = "".join(f"; read as older planners read it: {w}" for w in found.get("warnings") or [])
+    read_as = "".join(f"; warning: {w}" for w in found.get("warnings") or [])
     return Verdict("agrees", f"planval re-validated the plan: {found.get('length')} steps, every precondition "
                              f"holds and the goal is reached{read_as}", claimed=claimed, seconds=seconds)
 
