@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,16 @@ def test_offline_a_verified_unbounded_folder_is_answered_too(tmp_path):
     assert code == 0 and report["status"] == "unbounded" and report["verified"]
     assert report["message"].startswith("unbounded (verified):") and "(s5) \"" in report["message"]
     assert report["llm_usage"]["calls"] == 3
+
+
+def test_offline_a_plan_the_planner_proves_impossible_is_answered_without_a_repair_command(tmp_path):
+    """llmfp/blocks-1-unsat without expected.json: Fast Downward proves there is no plan (optimus repair takes
+    infeasible and unbounded models, not plans, so the answer names no repair command)."""
+    root = tmp_path / "blocks"
+    shutil.copytree(Path(__file__).parents[1] / "llmfp" / "blocks-1-unsat", root, ignore=shutil.ignore_patterns("runs"))
+    (root / "expected.json").unlink()
+    code = main(["solve", str(root), "--llm", "reference", "--sandbox", "process", "--mode", "full"])
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    assert code == 0 and report["status"] == "infeasible" and report["verified"]
+    assert report["message"].startswith("infeasible (verified): no plan exists")
+    assert "optimus repair" not in report["message"] and report["llm_usage"]["calls"] == 3

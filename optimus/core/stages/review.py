@@ -23,6 +23,7 @@ from optimus.core.prompts import render
 from optimus.core.stages.context import Context
 from optimus.core.terminal import quote
 
+KINDS = ("infeasible", "unbounded", "no_plan")  # diagnoses that can explain a proven "no solution"
 CONTEXT_LINES = 2  # program lines shown around each line that builds a conflicting row
 MAX_PARSE_RETRIES = 1  # an unreadable answer is fed back once
 SHAPE = '{"rows": [{"statement": "s3", "encoded_as_written": true, "why": "..."}], "misreading": false}'
@@ -65,7 +66,7 @@ class Review:
 
 def explained(diagnosis: dict | None) -> bool:
     """Whether a diagnosis names the user's statements the conflict (or the missing bound) runs through."""
-    return bool(diagnosis and diagnosis.get("kind") in ("infeasible", "unbounded") and diagnosis.get("statements"))
+    return bool(diagnosis and diagnosis.get("kind") in KINDS and diagnosis.get("statements"))
 
 
 def review(ctx: Context, formulation: str, code: str, status: str, diagnosis: dict) -> Review:
@@ -134,6 +135,9 @@ def conflict_words(diagnosis: dict) -> str:
         return (f"the objective improves without limit along {variables}; the statements above are the ones that "
                 "should bound them")
     rows = diagnosis.get("rows") or []
+    if diagnosis["kind"] == "no_plan":
+        return (f"the planner proves that no plan exists; in the model of the longest horizon tried, the rows "
+                f"{', '.join(rows[:12]) or 'of these statements'} cannot all hold")
     shown = ", ".join(rows[:12]) + (f" and {len(rows) - 12} more" if len(rows) > 12 else "")
     proven = "an irreducible" if diagnosis.get("irreducible", True) else "a (not proven irreducible)"
     return f"the rows {shown} form {proven} set that cannot all hold"
@@ -170,11 +174,15 @@ def code_lines(code: str, numbers: list[int], rows: list[str]) -> str:
 def answer(status: str, diagnosis: dict, statements: list[str], data: dict | None, run_dir: str) -> str:
     """The verdict of a proven "no solution": what cannot hold, the smallest relaxation, the repair command."""
     quoted = ", ".join(quote(int(s[1:]), statements) for s in diagnosis["statements"] if re.fullmatch(r"s\d+", s))
-    if status == "unbounded":
+    if diagnosis["kind"] == "no_plan":
+        head = (f"infeasible (verified): no plan exists; in the model of the longest horizon these statements cannot "
+                f"all hold: {quoted}")
+    elif status == "unbounded":
         head = f"unbounded (verified): the objective improves without limit; the statements that should bound it: {quoted}"
     else:
         head = f"infeasible (verified): these statements cannot all hold: {quoted}"
     relax = diagnosis.get("relaxation") or {}
     changes = [change_text(c, statements, data) for c in relax.get("changes", [])]
     smallest = f"; smallest relaxation: {'; '.join(changes)}" if changes else ""
-    return f"{head}{smallest}; to change the problem: optimus repair {run_dir}"
+    repair = f"; to change the problem: optimus repair {run_dir}" if diagnosis["kind"] != "no_plan" else ""
+    return f"{head}{smallest}{repair}"
