@@ -13,7 +13,9 @@ text). Imports nothing from optimus: it runs in the sandbox as part of planval.
 
 from __future__ import annotations
 
+import io
 import re
+from contextlib import redirect_stderr
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +56,8 @@ def read_pair(domain: str | Path, problem: str | Path) -> Reading:
     for _ in range(MAX_FIXES):
         _quiet_options()
         try:
-            task = parsing_functions.parse_task(lists["domain"], lists["problem"])
+            with redirect_stderr(io.StringIO()):  # its notes on what it reads fine ("name clash … interpreting")
+                task = parsing_functions.parse_task(lists["domain"], lists["problem"])
         except ParseError as exc:
             said = str(exc)
             fixed = _read_as_older_planners(said, lists, texts, names)
@@ -87,7 +90,8 @@ def read_domain_alone(domain: str | Path) -> list[str]:
     for _ in range(MAX_FIXES):
         _quiet_options()
         try:
-            list(parsing_functions.parse_domain_pddl(parsing_functions.Context(), nested))
+            with redirect_stderr(io.StringIO()):
+                list(parsing_functions.parse_domain_pddl(parsing_functions.Context(), nested))
             return warnings
         except ParseError as exc:
             said = str(exc)
