@@ -45,7 +45,8 @@ class Z3Family(Family):
         return problem.snop.problem_type != "PLANNING" or not (problem.root / "domain.pddl").is_file()
 
     def found_statuses(self, problem_type: str) -> tuple[str, ...]:
-        # a plan: the harness's horizon search writes solution.json, "optimal" for the shortest plan it proved;
+        # a plan: the harness's horizon search writes solution.json, "optimal" for the shortest plan it proved
+        # ("feasible" for a plan returned before the proof finished: the harness's word, never the program's);
         # otherwise Optimize's sat, or Solver's when there is no objective
         return ("optimal",) if problem_type == "PLANNING" else ("optimal", "feasible")
 
