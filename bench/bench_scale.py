@@ -1,0 +1,237 @@
+"""Industrial scale side by side in one run: prompt size, the program's build + write against a direct highspy
+build, its solve, the re-check against the solve, peak memory; and PuLP against the chosen modeling layer.
+
+    .venv/bin/python bench/bench_scale.py [--vars 1000000] [--classes facility-location ...] [--time-limit 60]
+                                          [--sandbox process] [--out results/industrial] [--no-layers]
+
+For each class of industrial/ (industrial/_make/<class>.py) and each of its sizes up to --vars variables: the
+folder (committed industrial/<class>-<size>, else written into --out by industrial/_make/build.py), then
+- prompt: characters of the codegen prompt built by the real builder from the folder's SNOP and data summary
+  (never a value), and the ratio to the class's 10^3 folder (1.00: the prompt does not grow with the data);
+- program: reference/solver.py run in the sandbox with the limits sized to the folder
+  (optimus.core.sandbox.sizing), OPTIMUS_TIME_LIMIT and OPTIMUS_THREADS=1; its build, write and solve seconds
+  from solution.json's "seconds" (contract C3); peak = its resident peak (the process backend's ru_maxrss);
+- direct: the class's direct() in a child process, HiGHS also writing its model as MPS: build + write seconds;
+  build ratio = program (build + write) / direct (build + write);
+- re-check: optimus.core.families.pulp.verify on the program's folder, as the loop runs it; ratio = its seconds /
+  the program's solve seconds; its peak from the re-check's own report;
+- layers (once per size, unless --no-layers): bench/bench_layers.py's facility model of that many variables built
+  and written with PuLP and with pyoptinterface (the chosen layer), each in its own process.
+The last line sums up the largest size (the worst class where several ran):
+    scale 1000000 vars: build ratio 1.42, recheck ratio 1.10, peak MiB 900, prompt ratio 1.00
+Targets (issue 30): build ratio <= 2, recheck ratio <= 1.3, peak <= 2048 MiB, prompt ratio 1.00. Prints numbers
+measured in one run; it is not a test (tests/test_bench_scale.py runs it small so that it cannot rot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INDUSTRIAL = ROOT / "industrial"
+MAKE = INDUSTRIAL / "_make"
+LABELS = {"1e3": 10**3, "1e4": 10**4, "1e5": 10**5, "1e6": 10**6}
+
+
+def load_by_path(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def builder():
+    return load_by_path(MAKE / "build.py", "industrial_build")
+
+
+def folder_for(build, cls: str, size: str, out: Path, seed: int) -> Path:
+    """The committed folder when there is one, else the one in `out`, written when missing (no proof solve)."""
+    committed = INDUSTRIAL / f"{cls}-{size}"
+    if (committed / "snop.json").is_file():
+        return committed
+    folder = out / f"{cls}-{size}"
+    if not (folder / "snop.json").is_file():
+        quiet = {"solve": False} if "solve" in inspect.signature(build.write_folder).parameters else {}
+        build.write_folder(cls, size, out, seed, **quiet)
+    return folder
+
+
+def prompt_chars(folder: Path) -> int:
+    """The codegen prompt for the folder, as the loop builds it (the pulp family, its reference formulation)."""
+    from optimus.core import families
+    from optimus.core.datasummary import summarize_problem
+    from optimus.core.problem import load_problem
+    from optimus.core.prompts import messages, render
+    from optimus.core.sandbox import Limits
+    from optimus.core.stages.context import Context
+
+    problem = load_problem(folder)
+    ctx = Context(problem, problem.snop, None, None, Limits(), None, summarize_problem(problem),
+                  family=families.load("pulp"))
+    formulation = (folder / "reference" / "formulation.md").read_text()
+    prompt = render(ctx.family.prompt_name("codegen"), ctx.spec_values(), formulation=formulation)
+    return sum(len(m["content"]) for m in messages(prompt))
+
+
+def run_program(folder: Path, work: Path, sandbox, time_limit: float) -> tuple[dict, dict]:
+    """The reference program in the sandbox as the loop runs one: (solution.json, run facts)."""
+    from optimus.core.sandbox.sizing import sized_limits
+    from optimus.core.tables import sandbox_inputs
+
+    work.mkdir(parents=True)
+    (work / "solver.py").write_text((folder / "reference" / "solver.py").read_text())
+    limits = sized_limits(folder)
+    env = {"OPTIMUS_TIME_LIMIT": f"{time_limit:g}", "OPTIMUS_THREADS": "1"}
+    result = sandbox.run(["python", "solver.py"], workdir=work, readonly=sandbox_inputs(folder / "data.json"),
+                         limits=limits, env=env)
+    if result.exit_code != 0 or not (work / "solution.json").is_file():
+        raise RuntimeError(f"{folder.name}: the reference program failed ({result.killed_by or result.exit_code}): "
+                           f"{result.stderr[-400:]}")
+    facts = {"wall": result.wall_s, "peak": result.resources.get("max_rss_kb", 0) / 1024, "limits": limits}
+    return json.loads((work / "solution.json").read_text()), facts
+
+
+def direct_child(cls: str, folder: str) -> None:
+    """In a child process: the class's direct() with HiGHS writing its model too; prints its result as JSON."""
+    build = builder()
+    common = sys.modules["common"]
+    solve = common.ArrayModel.solve
+    with tempfile.TemporaryDirectory() as tmp:
+        def with_write(self, relax=False, time_limit=None, threads=1, mps=None):
+            return solve(self, relax, time_limit, threads, mps or Path(tmp) / "direct.mps")
+
+        common.ArrayModel.solve = with_write
+        result = build.classes()[cls].direct(Path(folder), time_limit=1.0)  # its solve is not measured here
+    print(json.dumps({k: v for k, v in result.items() if k in ("build_s", "write_s", "rows", "cols", "nnz")}))
+
+
+def direct(cls: str, folder: Path) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--direct-child", cls, str(folder)], capture_output=True,
+                          text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"{folder.name}: direct() failed: {done.stderr.strip()[-400:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def recheck(folder: Path, work: Path, sandbox, limits, time_limit: float) -> tuple[float, float, str]:
+    """The re-check as the loop runs it: (seconds, peak MiB, outcome)."""
+    from optimus.core.families.pulp.verify import RESOLVE_PER_RUN_S, VERIFY_BUDGET_S, verify_attempt
+    from optimus.core.problem import load_problem
+    from optimus.core.solver_options import SolverOptions
+
+    problem = load_problem(folder)
+    solution = json.loads((work / "solution.json").read_text())
+    spent = sum(v for v in solution.get("seconds", {}).values() if isinstance(v, (int, float)))
+    verdict = verify_attempt(work, problem.snop.problem_info, sandbox, limits,
+                             max(VERIFY_BUDGET_S, RESOLVE_PER_RUN_S * spent), solver=SolverOptions(time_limit=time_limit),
+                             claimed=solution)
+    raw = work / "verify" / "result.json"
+    peak = json.loads(raw.read_text()).get("peak_mib", 0.0) if raw.is_file() else 0.0
+    return verdict.seconds, peak, verdict.outcome
+
+
+def layers(size: int) -> dict[str, dict]:
+    """bench_layers' facility model of `size` variables, built and written by PuLP and by pyoptinterface."""
+    bench_layers = load_by_path(ROOT / "bench" / "bench_layers.py", "bench_layers")
+    args = argparse.Namespace(seed=0, solve="none", time_limit=1.0)
+    sites = max(1, round(size / bench_layers.CUSTOMERS))
+    return {layer: bench_layers.measure(layer, sites, args) for layer in ("pulp", "pyoptinterface")}
+
+
+def measure(cls: str, size: str, folder: Path, small: Path, sandbox, time_limit: float, tmp: Path) -> dict:
+    row = {"class": cls, "size": size, "prompt": prompt_chars(folder)}
+    row["prompt_ratio"] = row["prompt"] / prompt_chars(small)
+    solution, facts = run_program(folder, tmp / f"{cls}-{size}", sandbox, time_limit)
+    seconds = solution.get("seconds") or {}
+    row.update(status=solution.get("status"), build=seconds.get("build"), write=seconds.get("write"),
+               solve=seconds.get("solve"), peak_program=facts["peak"])
+    d = direct(cls, folder)
+    row["direct"] = d["build_s"] + d["write_s"]
+    row["build_ratio"] = (row["build"] + row["write"]) / row["direct"]
+    row["recheck"], row["peak_recheck"], row["outcome"] = recheck(folder, tmp / f"{cls}-{size}", sandbox,
+                                                                  facts["limits"], time_limit)
+    row["recheck_ratio"] = row["recheck"] / row["solve"]
+    row["peak"] = max(row["peak_program"], row["peak_recheck"])
+    return row
+
+
+def summary_line(vars_: int, rows: list[dict]) -> str:
+    """The issue's line for the largest size: the worst class's figure for each ratio and for the peak."""
+    worst = {k: max(r[k] for r in rows) for k in ("build_ratio", "recheck_ratio", "peak", "prompt_ratio")}
+    return (f"scale {vars_} vars: build ratio {worst['build_ratio']:.2f}, recheck ratio {worst['recheck_ratio']:.2f}, "
+            f"peak MiB {worst['peak']:.0f}, prompt ratio {worst['prompt_ratio']:.2f}")
+
+
+HEADER = (f"{'class':24} {'size':>4} {'prompt':>7} {'p.ratio':>7} {'build s':>8} {'write s':>8} {'direct s':>8} "
+          f"{'b.ratio':>7} {'solve s':>8} {'recheck s':>9} {'r.ratio':>7} {'peak MiB':>8}  status / re-check")
+
+
+def line(r: dict) -> str:
+    return (f"{r['class']:24} {r['size']:>4} {r['prompt']:7d} {r['prompt_ratio']:7.2f} {r['build']:8.2f} "
+            f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['solve']:8.2f} {r['recheck']:9.2f} "
+            f"{r['recheck_ratio']:7.2f} {r['peak']:8.0f}  {r['status']} / {r['outcome']}")
+
+
+def layer_line(size: int, found: dict[str, dict]) -> str:
+    parts = []
+    for layer, r in found.items():
+        parts.append(f"{layer} " + (f"error {r['error'][:60]}" if "error" in r else
+                                    f"b+w {r['build'] + r['write']:.2f} s, peak {r['peak_mib']:.0f} MiB"))
+    ratio = ""
+    if all("error" not in r for r in found.values()):
+        pulp, chosen = (found[k]["build"] + found[k]["write"] for k in ("pulp", "pyoptinterface"))
+        ratio = f"; PuLP / pyoptinterface b+w {pulp / chosen:.2f}"
+    return f"layers at {size} vars (bench_layers' facility model): " + "; ".join(parts) + ratio
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--vars", type=float, default=1e6, help="largest size in variables (default 1000000)")
+    ap.add_argument("--classes", nargs="+", help="class names (default: every class with a reference program)")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="the program's and re-solve's limit, s")
+    ap.add_argument("--sandbox", default="process", help="process (default: it reports peak memory) or bwrap")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "industrial", help="where larger folders go")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-layers", action="store_true", help="skip PuLP against the chosen layer")
+    ap.add_argument("--direct-child", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.direct_child:
+        direct_child(*args.direct_child)
+        return 0
+    from optimus.core.sandbox import get_backend
+
+    build, sandbox = builder(), get_backend(args.sandbox)
+    names = args.classes or [n for n in build.classes() if (MAKE / n / "reference" / "solver.py").is_file()]
+    sizes = [s for s, n in LABELS.items() if n <= args.vars]
+    if not names or not sizes:
+        print("nothing to measure: no class with a reference program, or --vars below 1000", file=sys.stderr)
+        return 2
+    print(HEADER, flush=True)
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+        for size in sizes:
+            for cls in names:
+                small = folder_for(build, cls, "1e3", args.out, args.seed)
+                folder = folder_for(build, cls, size, args.out, args.seed)
+                rows.append(measure(cls, size, folder, small, sandbox, args.time_limit, Path(tmp)))
+                print(line(rows[-1]), flush=True)
+            if not args.no_layers:
+                print(layer_line(LABELS[size], layers(LABELS[size])), flush=True)
+    largest = [r for r in rows if r["size"] == sizes[-1]]
+    if not all(math.isfinite(r[k]) for r in largest for k in ("build_ratio", "recheck_ratio", "peak")):
+        print("a figure of the largest size is not a number", file=sys.stderr)
+    print(summary_line(LABELS[sizes[-1]], largest))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
