@@ -15,7 +15,7 @@ from optimus.core.prompts import PROMPT_DIR, render
 from tests.test_prompts import EXTRA, SPEC
 
 QUOTED = re.compile(r'"([a-z_]+)"')
-RUNNER = Path(families.__file__).parent / "pddl" / "pddl_sandbox" / "__main__.py"
+PLANNER = Path(families.__file__).parents[1] / "planval" / "planner.py"
 HORIZON = [Path(families.__file__).parent / "z3" / "z3_sandbox" / name for name in ("horizon.py", "incremental.py")]
 CASES = [(name, kind) for name in families.NAMES for kind in families.load(name).problem_types]
 
@@ -29,9 +29,9 @@ def written_by_the_program(family: str, problem_type: str) -> set[str]:
     """What the family's codegen rules tell a program to write for a solution; for pddl, whose program is the
     harness's runner, the statuses its planner outcome map writes; for Z3 plans, whose solution.json the
     harness's horizon search writes (either contract), the statuses it writes there."""
-    if family == "pddl":
-        source = RUNNER.read_text()
-        return found_in(source[source.index("status = {"):source.index("}.get(result.status")])
+    if family == "pddl":  # the runner writes the status Fast Downward's driver gives (planval/planner.py)
+        source = PLANNER.read_text()
+        return found_in(source[source.index("def _run("):])
     if family == "z3" and problem_type == "PLANNING":
         lines = [line for path in HORIZON for line in path.read_text().splitlines()
                  if '"status"' in line and ('"solution.json"' in line or "solution.update" in line)]

@@ -48,7 +48,7 @@ class Z3Family(Family):
         # a plan: the harness's horizon search writes solution.json, "optimal" for the shortest plan it proved
         # ("feasible" for a plan returned before the proof finished: the harness's word, never the program's);
         # otherwise Optimize's sat, or Solver's when there is no objective
-        return ("optimal",) if problem_type == "PLANNING" else ("optimal", "feasible")
+        return ("optimal", "feasible")
 
     def check_given(self, problem: Problem) -> None:
         if problem.snop.problem_type == "PLANNING" and (files := validate_files(problem.root)):
