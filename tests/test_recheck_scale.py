@@ -193,3 +193,39 @@ def test_a_copied_result_file_is_never_a_link_nor_over_its_limit(tmp_path):
         copy_result_file(tmp_path, "big.mps", tmp_path / "copy.mps", 1024)
     copy_result_file(tmp_path, "big.mps", tmp_path / "copy.mps", 4096)
     assert (tmp_path / "copy.mps").read_bytes() == b"x" * 2048
+
+
+def test_a_milp_above_the_cbc_size_is_re_solved_by_highs_alone(tmp_path, sandbox):
+    """A path of 10,501 binaries, no two neighbours chosen, most weight (21,000 nonzeros): HiGHS alone re-solves it,
+    and agrees with the optimum a dynamic program computes."""
+    from optimus.core.families.pulp.resolve.__main__ import CBC_MAX_NONZEROS
+
+    n = 10_501
+    weight = np.random.default_rng(7).integers(1, 100, n).astype(float)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.addVars(n, np.zeros(n), np.ones(n))
+    h.changeColsCost(n, np.arange(n, dtype=np.int32), weight)
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.ones(n, dtype=np.uint8))
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    starts = np.arange(0, 2 * (n - 1), 2, dtype=np.int32)
+    index = np.stack([np.arange(n - 1), np.arange(1, n)], axis=1).ravel().astype(np.int32)
+    h.addRows(n - 1, np.full(n - 1, -np.inf), np.ones(n - 1), 2 * (n - 1), starts, index, np.ones(2 * (n - 1)))
+    assert 2 * (n - 1) > CBC_MAX_NONZEROS
+    lp = h.getLp()
+    lp.col_names_, lp.row_names_ = [f"pick_{j}" for j in range(n)], [f"s1_apart_{j}" for j in range(n - 1)]
+    h.passModel(lp)
+    h.writeModel(str(tmp_path / "model.mps"))
+    h.run()
+    x = h.getSolution().col_value
+    solution = {"status": "optimal", "objective": h.getInfo().objective_function_value,
+                "values": dict(zip(lp.col_names_, x))}
+    (tmp_path / "solution.json").write_text(json.dumps(solution))
+    take, skip = 0.0, 0.0  # best weight with the last one taken / not taken
+    for w in weight:
+        take, skip = skip + w, max(take, skip)
+    assert solution["objective"] == pytest.approx(max(take, skip))
+    verdict = verify_attempt(tmp_path, ["No two neighbours are both picked."], sandbox, LIMITS)
+    assert verdict.outcome == "agrees", verdict.summary
+    assert [r["solver"] for r in verdict.resolves] == ["HiGHS"]
+    assert verdict.capture["statements"]["s1"]["rows"] == n - 1
