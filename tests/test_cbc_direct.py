@@ -7,23 +7,33 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import highspy
-import pyoptinterface as poi
 import pytest
-from pyoptinterface import highs
 
 from optimus.core.families.pulp.resolve.cbc import read_result, solve_mps
 
 ROOT = Path(__file__).resolve().parents[1]
+# pyoptinterface loads its own libhighs (highsbox): in a process where highspy's has run, that crashes, so each
+# model is built and written in a child process, as the generated programs are.
+PRELUDE = """
+import random
+import pyoptinterface as poi
+from pyoptinterface import highs
 highs.autoload_library()
+m = highs.Model()
+m.set_model_attribute(poi.ModelAttribute.Silent, True)
+INF = float("inf")
+"""
 
 
-def model() -> highs.Model:
-    m = highs.Model()
-    m.set_model_attribute(poi.ModelAttribute.Silent, True)
-    return m
+def written_by_highs(path: Path, body: str) -> Path:
+    """Run `body` (pyoptinterface statements on `m`) in a child, then m.write(path): HiGHS's MPS writer."""
+    code = PRELUDE + textwrap.dedent(body) + f"\nm.write({str(path)!r})\n"
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
+    return path
 
 
 def every_kind(path: Path, sense: str) -> Path:
@@ -32,24 +42,23 @@ def every_kind(path: Path, sense: str) -> Path:
     By hand: x = 12.5 - f, so the objective is 3b + 2g - n - 0.5f + c + 19.75; c = 4.5; n = -5 lets f = -8
     (f >= -8.5), each step up of n costs 1 + 1; then g + b <= 17: g = 7, b = 1.
     3 + 14 + 5 + 4 + 4.5 + 19.75 = 50.25. sense "min" minimises the negation: -50.25."""
-    m = model()
-    b = m.add_variable(domain=poi.VariableDomain.Binary, name="b")
-    g = m.add_variable(domain=poi.VariableDomain.Integer, lb=2, ub=7, name="g")
-    n = m.add_variable(domain=poi.VariableDomain.Integer, lb=-5, ub=3, name="n")
-    f = m.add_variable(domain=poi.VariableDomain.Integer, lb=-highspy.kHighsInf, name="f")
-    x = m.add_variable(lb=-highspy.kHighsInf, name="x")
-    c = m.add_variable(lb=0, ub=4.5, name="c")
-    m.add_linear_constraint(f - 2 * n, poi.Geq, 1.5, name="r1")
-    m.add_linear_constraint(f + g + b, poi.Leq, 9, name="r2")
-    m.add_linear_constraint(x - c, poi.Geq, -2.25, name="r3")
-    m.add_linear_constraint(x + f, poi.Leq, 12.5, name="r4")
-    objective = 3 * b + 2 * g - n + 0.5 * f + x + c + 7.25
-    if sense == "max":
-        m.set_objective(objective, poi.ObjectiveSense.Maximize)
-    else:
-        m.set_objective(-1 * objective, poi.ObjectiveSense.Minimize)
-    m.write(str(path))
-    return path
+    return written_by_highs(path, f"""
+        b = m.add_variable(domain=poi.VariableDomain.Binary, name="b")
+        g = m.add_variable(domain=poi.VariableDomain.Integer, lb=2, ub=7, name="g")
+        n = m.add_variable(domain=poi.VariableDomain.Integer, lb=-5, ub=3, name="n")
+        f = m.add_variable(domain=poi.VariableDomain.Integer, lb=-INF, name="f")
+        x = m.add_variable(lb=-INF, name="x")
+        c = m.add_variable(lb=0, ub=4.5, name="c")
+        m.add_linear_constraint(f - 2 * n, poi.Geq, 1.5, name="r1")
+        m.add_linear_constraint(f + g + b, poi.Leq, 9, name="r2")
+        m.add_linear_constraint(x - c, poi.Geq, -2.25, name="r3")
+        m.add_linear_constraint(x + f, poi.Leq, 12.5, name="r4")
+        objective = 3 * b + 2 * g - n + 0.5 * f + x + c + 7.25
+        if {sense!r} == "max":
+            m.set_objective(objective, poi.ObjectiveSense.Maximize)
+        else:
+            m.set_objective(-1 * objective, poi.ObjectiveSense.Minimize)
+        """)
 
 
 def highs_on(path: Path) -> tuple[str, float | None]:
@@ -76,11 +85,11 @@ def test_every_column_kind_and_the_constant_are_read(tmp_path, sense, by_hand):
 
 def test_a_continuous_model_with_a_constant(tmp_path):
     """An LP: min 2x + 3y + 10, x + y >= 4, x <= 3, y >= 0: x = 3, y = 1 gives 6 + 3 + 10 = 19."""
-    m = model()
-    x, y = m.add_variable(lb=0, ub=3, name="x"), m.add_variable(lb=0, name="y")
-    m.add_linear_constraint(x + y, poi.Geq, 4, name="need")
-    m.set_objective(2 * x + 3 * y + 10, poi.ObjectiveSense.Minimize)
-    m.write(str(tmp_path / "lp.mps"))
+    written_by_highs(tmp_path / "lp.mps", """
+        x, y = m.add_variable(lb=0, ub=3, name="x"), m.add_variable(lb=0, name="y")
+        m.add_linear_constraint(x + y, poi.Geq, 4, name="need")
+        m.set_objective(2 * x + 3 * y + 10, poi.ObjectiveSense.Minimize)
+        """)
     cbc = solve_mps(str(tmp_path / "lp.mps"), "min", 20)
     assert (cbc["status"], cbc["objective"]) == ("optimal", pytest.approx(19))
     assert highs_on(tmp_path / "lp.mps") == ("kOptimal", pytest.approx(19))
@@ -88,12 +97,12 @@ def test_a_continuous_model_with_a_constant(tmp_path):
 
 def test_an_infeasible_milp(tmp_path):
     """2a + 2b = 7 has no integer solution (the LP relaxation has: a = 3.5)."""
-    m = model()
-    a = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, ub=10, name="a")
-    b = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, ub=10, name="b")
-    m.add_linear_constraint(2 * a + 2 * b, poi.Eq, 7, name="odd")
-    m.set_objective(a + b + 3, poi.ObjectiveSense.Minimize)
-    m.write(str(tmp_path / "inf.mps"))
+    written_by_highs(tmp_path / "inf.mps", """
+        a = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, ub=10, name="a")
+        b = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, ub=10, name="b")
+        m.add_linear_constraint(2 * a + 2 * b, poi.Eq, 7, name="odd")
+        m.set_objective(a + b + 3, poi.ObjectiveSense.Minimize)
+        """)
     cbc = solve_mps(str(tmp_path / "inf.mps"), "min", 20)
     assert (cbc["status"], cbc["objective"], cbc["bound"]) == ("infeasible", None, None)
     assert highs_on(tmp_path / "inf.mps")[0] == "kInfeasible"
@@ -101,12 +110,12 @@ def test_an_infeasible_milp(tmp_path):
 
 def test_an_unbounded_milp(tmp_path):
     """max a + b - 1, a integer >= 0, b >= -5, a - b <= 4: a = b + 4 grows without end."""
-    m = model()
-    a = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, name="a")
-    b = m.add_variable(lb=-5, name="b")
-    m.add_linear_constraint(a - b, poi.Leq, 4, name="r")
-    m.set_objective(a + b - 1, poi.ObjectiveSense.Maximize)
-    m.write(str(tmp_path / "unb.mps"))
+    written_by_highs(tmp_path / "unb.mps", """
+        a = m.add_variable(domain=poi.VariableDomain.Integer, lb=0, name="a")
+        b = m.add_variable(lb=-5, name="b")
+        m.add_linear_constraint(a - b, poi.Leq, 4, name="r")
+        m.set_objective(a + b - 1, poi.ObjectiveSense.Maximize)
+        """)
     cbc = solve_mps(str(tmp_path / "unb.mps"), "max", 20)
     assert (cbc["status"], cbc["objective"]) == ("unbounded", None)
     assert highs_on(tmp_path / "unb.mps")[0] in ("kUnbounded", "kUnboundedOrInfeasible")
@@ -122,21 +131,18 @@ def test_the_sense_is_passed_not_read(tmp_path):
 def market_split(path: Path, seed: int = 3) -> Path:
     """Split 60 binaries so that six weighted sums each hit half their total; slack costs 1 a unit (Cornuéjols and
     Dawande's shape, known hard for branch and bound): no solver proves it within a second."""
-    import random
-
-    rng = random.Random(seed)
-    m = model()
-    xs = [m.add_variable(domain=poi.VariableDomain.Binary, name=f"x{j}") for j in range(60)]
-    slack = []
-    for i in range(6):
-        w = [rng.randint(0, 99) for _ in xs]
-        over, under = m.add_variable(lb=0, name=f"over{i}"), m.add_variable(lb=0, name=f"under{i}")
-        m.add_linear_constraint(poi.quicksum(wj * x for wj, x in zip(w, xs)) + over - under, poi.Eq, sum(w) // 2,
-                                name=f"split{i}")
-        slack += [over, under]
-    m.set_objective(poi.quicksum(slack), poi.ObjectiveSense.Minimize)
-    m.write(str(path))
-    return path
+    return written_by_highs(path, f"""
+        rng = random.Random({seed})
+        xs = [m.add_variable(domain=poi.VariableDomain.Binary, name=f"x{{j}}") for j in range(60)]
+        slack = []
+        for i in range(6):
+            w = [rng.randint(0, 99) for _ in xs]
+            over, under = m.add_variable(lb=0, name=f"over{{i}}"), m.add_variable(lb=0, name=f"under{{i}}")
+            m.add_linear_constraint(poi.quicksum(wj * x for wj, x in zip(w, xs)) + over - under, poi.Eq,
+                                    sum(w) // 2, name=f"split{{i}}")
+            slack += [over, under]
+        m.set_objective(poi.quicksum(slack), poi.ObjectiveSense.Minimize)
+        """)
 
 
 def test_a_time_limit_is_reported_with_its_bound(tmp_path):
