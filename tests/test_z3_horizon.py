@@ -304,3 +304,57 @@ def test_the_old_contract_also_returns_a_plan_at_the_longest_horizon_when_the_wa
     assert (solution["status"], solution["objective"]) == ("feasible", 6) and "not proven" in solution["shortest"]
     assert len(json.loads((tmp_path / "output.json").read_text())["plan"]) == 6
     assert "s1_move_t5" in (tmp_path / "model.smt2").read_text()  # the plan's own model, T = 6
+
+
+# A line of stations a marker moves along, one station per step; the plan's PDDL for planval and Fast Downward.
+STATIONS_DOMAIN = """\
+(define (domain stations)
+  (:requirements :strips :typing)
+  (:types station)
+  (:predicates (at ?s - station) (next ?a - station ?b - station))
+  (:action move
+    :parameters (?from - station ?to - station)
+    :precondition (and (at ?from) (next ?from ?to))
+    :effect (and (at ?to) (not (at ?from)))))
+"""
+STATIONS_PROBLEM = """\
+(define (problem four-moves)
+  (:domain stations)
+  (:objects s0 s1 s2 s3 s4 - station)
+  (:init (at s0) (next s0 s1) (next s1 s2) (next s2 s3) (next s3 s4) (next s4 s3))
+  (:goal (at s4)))
+"""
+
+
+def test_the_harness_returns_a_plan_not_proven_shortest_in_words_and_verified(tmp_path):
+    root = tmp_path / "stations"
+    (root / "reference").mkdir(parents=True)
+    (root / "validate").mkdir()
+    program = (HARD_BELOW.replace('{"action": "move", "args": [str(k)]}',
+                                  '{"action": "move", "args": [f"s{k}", f"s{k + 1}"]}'))
+    (root / "reference" / "solver.py").write_text(program)
+    (root / "reference" / "formulation.md").write_text("One move per step along the line of stations.\n")
+    (root / "validate" / "domain.pddl").write_text(STATIONS_DOMAIN)
+    (root / "validate" / "problem.pddl").write_text(STATIONS_PROBLEM)
+    (root / "data.json").write_text(json.dumps({"length": 4, "max_horizon": 8}))
+    (root / "snop.json").write_text(json.dumps({
+        "name": "stations", "problem_type": "PLANNING", "solver": "z3",
+        "problem_info": ["A marker stands at station s0 of the stations s0 … s4, joined in a line.",
+                         "Action move(from, to): the marker goes from a station to the next one.",
+                         "The goal: the marker is at the station \\param{length} moves along.",
+                         "A plan has at most \\param{max_horizon} actions."],
+        "input_format": '{"length": length, "max_horizon": max_horizon}',
+        "objective": "Minimize the number of actions in the plan.",
+        "output_info": ['\\var{plan} is the list of actions in order, each {"action": "move", "args": [from, to]}.'],
+        "output_format": '{"plan": [{"action": action_{k}, "args": [arg_{k,m} for m in 1, ..., M_{k}]} for k in 1, ..., K]}'}))
+    code = main(["solve", str(root), "--llm", "reference", "--sandbox", "process", "--mode", "prompt",
+                 "--timeout", "20"])
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    said = "feasible: a 4-step plan; shortest not proven (T ≤ 2 unsat, 3 not finished)"
+    assert code == 0 and report["status"] == "solved" and report["solver_status"] == "feasible", report["message"]
+    assert report["objective"] == 4 and report["verification"]["outcome"] == "agrees"
+    summary = report["verification"]["summary"]
+    assert summary.startswith(f"re-check agrees: {said}; ") and "planval validates the plan" in summary, summary
+    assert "Fast Downward's optimal planner agrees (4 steps)" in summary
+    plan = json.loads((root / "runs" / "latest" / "v0" / "attempt-01" / "output.json").read_text())["plan"]
+    assert simulate(root / "validate" / "domain.pddl", root / "validate" / "problem.pddl", plan) is None
