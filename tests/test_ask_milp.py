@@ -162,3 +162,21 @@ def test_the_answer_is_verified_only_when_cbc_ran_and_agrees():
     assert said["agrees"] == "agrees: optimal 15" and _verified(said["agrees"])  # the constant term shown back
     assert said["error"] == "could not run (PulpError: Unknown bound SC)"
     assert not any(_verified(said[k]) for k in ("other objective", "other status", "error"))
+
+
+@pytest.mark.parametrize("request_, by_hand", [
+    # b held at 0: the 3 it earned is lost, nothing else moves (g = 7 already): 50.25 - 3
+    ({"bounds": [{"name": "b", "upper": 0}]}, 47.25),
+    # r4 moved up by 1: x = 13.5 - f, one more: 50.25 + 1
+    ({"sensitivity": {"rows": ["r4"], "delta": 1}}, 51.25),
+])
+def test_a_highs_written_milp_with_a_constant_term(tmp_path, request_, by_hand):
+    """Every column kind HiGHS writes (binary, LI/UI integers, a negative lower bound, free integer and continuous)
+    and an objective constant (7.25, the objective row's RHS): HiGHS and the cbc binary agree, constant included."""
+    from tests.test_cbc_direct import every_kind
+
+    path = every_kind(tmp_path / "model.mps", "max")
+    raw = resolve_ask({"model": str(path), "budget_s": 20, **request_})
+    answer = raw["moved"] if "sensitivity" in request_ else raw
+    assert raw["mip"] and answer["status"] == answer["cbc"]["status"] == "optimal"
+    assert answer["objective"] == pytest.approx(by_hand) and answer["cbc"]["objective"] == pytest.approx(by_hand)
