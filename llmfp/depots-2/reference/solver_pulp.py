@@ -9,8 +9,8 @@ import pulp
 d = json.loads(Path("data.json").read_text())
 depots, shops = range(len(d["lease"])), range(len(d["crates"]))
 prob = pulp.LpProblem("depots", pulp.LpMinimize)
-y = [pulp.LpVariable(f"y_{w}", cat="Binary") for w in depots]
-x = [[pulp.LpVariable(f"x_{w}_{s}", cat="Binary") for s in shops] for w in depots]
+y = [prob.add_variable(f"y_{w}", cat="Binary") for w in depots]
+x = [[prob.add_variable(f"x_{w}_{s}", cat="Binary") for s in shops] for w in depots]
 prob += pulp.lpSum(d["lease"][w] * y[w] for w in depots) + pulp.lpSum(
     d["serve_cost"][w][s] * x[w][s] for w in depots for s in shops)
 for s in shops:

@@ -9,8 +9,8 @@ import pulp
 d = json.loads(Path("data.json").read_text())
 jobs, presses = range(len(d["minutes"])), range(len(d["minutes"][0]))
 prob = pulp.LpProblem("print_shop", pulp.LpMinimize)
-x = {(j, m): pulp.LpVariable(f"x_{j}_{m}", cat="Binary") for j in jobs for m in presses if d["fits"][j][m]}
-cmax = pulp.LpVariable("cmax", lowBound=0)
+x = {(j, m): prob.add_variable(f"x_{j}_{m}", cat="Binary") for j in jobs for m in presses if d["fits"][j][m]}
+cmax = prob.add_variable("cmax", lowBound=0)
 prob += cmax
 for j in jobs:
     prob += pulp.lpSum(x[j, m] for m in presses if (j, m) in x) == 1

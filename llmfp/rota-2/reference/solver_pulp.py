@@ -9,7 +9,7 @@ import pulp
 d = json.loads(Path("data.json").read_text())
 N, D, K = len(d["available"]), len(d["need"]), len(d["need"][0])
 prob = pulp.LpProblem("nurse_rota", pulp.LpMinimize)
-x = {(n, t, k): pulp.LpVariable(f"x_{n}_{t}_{k}", cat="Binary") for n in range(N) for t in range(D) for k in range(K)}
+x = {(n, t, k): prob.add_variable(f"x_{n}_{t}_{k}", cat="Binary") for n in range(N) for t in range(D) for k in range(K)}
 prob += pulp.lpSum([])  # nothing to optimise
 for t in range(D):
     for k in range(K):

@@ -9,8 +9,8 @@ import pulp
 d = json.loads(Path("data.json").read_text())
 growers, roasteries, cafes = len(d["harvest"]), len(d["roast_capacity"]), len(d["demand"])
 prob = pulp.LpProblem("bean_roaster", pulp.LpMinimize)
-buy = pulp.LpVariable.dicts("buy", (range(growers), range(roasteries)), lowBound=0, cat="Integer")
-send = pulp.LpVariable.dicts("send", (range(roasteries), range(cafes)), lowBound=0, cat="Integer")
+buy = prob.add_variable_dicts("buy", (range(growers), range(roasteries)), lowBound=0, cat="Integer")
+send = prob.add_variable_dicts("send", (range(roasteries), range(cafes)), lowBound=0, cat="Integer")
 prob += (pulp.lpSum((d["bean_cost"][g][r] + d["roast_cost"][r]) * buy[g][r]
                     for g in range(growers) for r in range(roasteries))
          + pulp.lpSum(d["delivery_cost"][r][c] * send[r][c] for r in range(roasteries) for c in range(cafes)))

@@ -21,8 +21,8 @@ def status_of(prob: pulp.LpProblem) -> str:
 
 d = json.loads(Path("data.json").read_text())
 prob = pulp.LpProblem("bakery", pulp.LpMaximize)
-sourdough = pulp.LpVariable("sourdough", lowBound=0)  # s1, s6
-rye = pulp.LpVariable("rye", lowBound=0)
+sourdough = prob.add_variable("sourdough", lowBound=0)  # s1, s6
+rye = prob.add_variable("rye", lowBound=0)
 prob += d["profit_sourdough"] * sourdough + d["profit_rye"] * rye  # s2
 prob += d["oven_sourdough"] * sourdough + d["oven_rye"] * rye <= d["oven_minutes"], "s3_oven"
 prob += d["flour_sourdough"] * sourdough + d["flour_rye"] * rye <= d["flour_stock"], "s4_flour"

@@ -24,12 +24,12 @@ I, J, T = range(len(d["hold_cost"])), range(len(d["regular_hours"])), range(len(
 
 
 def cube(name):
-    return [[[pulp.LpVariable(f"{name}_{i}_{j}_{t}", lowBound=0) for t in T] for j in J] for i in I]
+    return [[[prob.add_variable(f"{name}_{i}_{j}_{t}", lowBound=0) for t in T] for j in J] for i in I]
 
 
 prob = pulp.LpProblem("furniture_network_plan", pulp.LpMinimize)
 make, deliver, stock = cube("make"), cube("deliver"), cube("stock")  # s1, s12
-ot = [[pulp.LpVariable(f"overtime_{j}_{t}", lowBound=0) for t in T] for j in J]
+ot = [[prob.add_variable(f"overtime_{j}_{t}", lowBound=0) for t in T] for j in J]
 prob += (pulp.lpSum(d["make_cost"][i][j] * make[i][j][t] + d["hold_cost"][i] * stock[i][j][t]
                     for i in I for j in J for t in T)
          + pulp.lpSum(d["overtime_cost"][j] * ot[j][t] for j in J for t in T))  # s2

@@ -22,8 +22,8 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 N, M = range(len(d["margin"])), range(len(d["hours"]))
 prob = pulp.LpProblem("machine_shop_mix", pulp.LpMaximize)
-x = [pulp.LpVariable(f"produce_{n}", lowBound=0) for n in N]  # s1, s10
-e = [pulp.LpVariable(f"extra_{m}", lowBound=0) for m in M]
+x = [prob.add_variable(f"produce_{n}", lowBound=0) for n in N]  # s1, s10
+e = [prob.add_variable(f"extra_{m}", lowBound=0) for m in M]
 prob += pulp.lpSum(d["margin"][n] * x[n] for n in N) - pulp.lpSum(d["extra_cost"][m] * e[m] for m in M)  # s2, s3
 for m in M:
     prob += pulp.lpSum(d["time"][n][m] * x[n] for n in N) <= d["hours"][m] + e[m], f"s5_hours_m{m}"

@@ -22,9 +22,9 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 P, L, T = range(len(d["hold_cost"])), range(len(d["line_hours"])), range(len(d["crew_hours"]))
 prob = pulp.LpProblem("bottling_lot_sizing", pulp.LpMinimize)
-x = [[[pulp.LpVariable(f"make_{p}_{l}_{t}", lowBound=0) for t in T] for l in L] for p in P]  # s1, s12
-y = [[[pulp.LpVariable(f"setup_{p}_{l}_{t}", cat="Binary") for t in T] for l in L] for p in P]
-s = [[pulp.LpVariable(f"stock_{p}_{t}", lowBound=0) for t in T] for p in P]
+x = [[[prob.add_variable(f"make_{p}_{l}_{t}", lowBound=0) for t in T] for l in L] for p in P]  # s1, s12
+y = [[[prob.add_variable(f"setup_{p}_{l}_{t}", cat="Binary") for t in T] for l in L] for p in P]
+s = [[prob.add_variable(f"stock_{p}_{t}", lowBound=0) for t in T] for p in P]
 prob += (pulp.lpSum(d["unit_cost"][p][l] * x[p][l][t] + d["setup_cost"][p][l] * y[p][l][t]
                     for p in P for l in L for t in T)
          + pulp.lpSum(d["hold_cost"][p] * s[p][t] for p in P for t in T))  # s2

@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 C, R = range(len(d["channel_cap"])), range(len(d["region_cap"]))
 prob = pulp.LpProblem("media_plan", pulp.LpMaximize)
-x = [[pulp.LpVariable(f"spend_{c}_{r}", lowBound=0) for r in R] for c in C]  # s1, s9
+x = [[prob.add_variable(f"spend_{c}_{r}", lowBound=0) for r in R] for c in C]  # s1, s9
 prob += pulp.lpSum(d["reach"][c][r] * x[c][r] for c in C for r in R)  # s2
 total = pulp.lpSum(x[c][r] for c in C for r in R)
 prob += total <= d["budget"], "s3_budget"

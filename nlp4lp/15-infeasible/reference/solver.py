@@ -25,8 +25,8 @@ def main():
     with open("data.json") as fh:
         d = json.load(fh)
     prob = pulp.LpProblem("marine_fuel_blend", pulp.LpMinimize)
-    light = pulp.LpVariable("light", lowBound=0)
-    heavy = pulp.LpVariable("heavy", lowBound=0)
+    light = prob.add_variable("light", lowBound=0)
+    heavy = prob.add_variable("heavy", lowBound=0)
     prob += d["cost_light"] * light + d["cost_heavy"] * heavy
     prob += light + heavy >= d["min_batch"], "s3_min_batch"
     prob += light <= d["light_supply"], "s4_light_supply"

@@ -26,7 +26,7 @@ def main():
         d = json.load(fh)
     techs, analyzers = range(d["N"]), range(d["M"])
     prob = pulp.LpProblem("analyzer_assignment", pulp.LpMinimize)
-    x = {(i, j): pulp.LpVariable(f"assign_{i + 1}_{j + 1}", 0, 1) for i in techs for j in analyzers}
+    x = {(i, j): prob.add_variable(f"assign_{i + 1}_{j + 1}", 0, 1) for i in techs for j in analyzers}
     prob += pulp.lpSum(d["minutes"][i][j] * x[i, j] for i in techs for j in analyzers)
     for j in analyzers:
         prob += pulp.lpSum(x[i, j] for i in techs) == 1, f"s3_analyzer_covered_j{j + 1}"

@@ -26,7 +26,7 @@ def main():
         d = json.load(fh)
     arcs, nodes = range(d["A"]), range(1, d["N"] + 1)
     prob = pulp.LpProblem("min_cost_flow", pulp.LpMinimize)
-    flow = [pulp.LpVariable(f"flow_{a + 1}", lowBound=0) for a in arcs]
+    flow = [prob.add_variable(f"flow_{a + 1}", lowBound=0) for a in arcs]
     prob += pulp.lpSum(d["cost"][a] * flow[a] for a in arcs)
     for a in arcs:
         prob += flow[a] <= d["capacity"][a], f"s4_capacity_a{a + 1}"

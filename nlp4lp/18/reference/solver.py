@@ -31,8 +31,8 @@ def main():
     with open("data.json") as fh:
         d = json.load(fh)
     prob = pulp.LpProblem("ward_rota", pulp.LpMinimize)
-    ft = [pulp.LpVariable(f"ft_{t + 1}", lowBound=0, cat="Integer") for t in DAYS]
-    pt = [pulp.LpVariable(f"pt_{t + 1}", lowBound=0, cat="Integer") for t in DAYS]
+    ft = [prob.add_variable(f"ft_{t + 1}", lowBound=0, cat="Integer") for t in DAYS]
+    pt = [prob.add_variable(f"pt_{t + 1}", lowBound=0, cat="Integer") for t in DAYS]
     prob += pulp.lpSum(d["ft_cost"][t] * ft[t] + d["pt_cost"][t] * pt[t] for t in DAYS)
     for t in DAYS:
         full, part = covering(ft, d["ft_length"], t), covering(pt, d["pt_length"], t)

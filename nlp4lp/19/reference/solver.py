@@ -27,13 +27,13 @@ def main():
     P, F, T = range(d["P"]), range(d["F"]), range(d["T"])
     prob = pulp.LpProblem("production_inventory", pulp.LpMinimize)
     make = {
-        (p, f, t): pulp.LpVariable(f"make_{p + 1}_{f + 1}_{t + 1}", lowBound=0)
+        (p, f, t): prob.add_variable(f"make_{p + 1}_{f + 1}_{t + 1}", lowBound=0)
         for p in P
         for f in F
         for t in T
     }
-    ot = {(f, t): pulp.LpVariable(f"overtime_{f + 1}_{t + 1}", lowBound=0) for f in F for t in T}
-    inv = {(p, t): pulp.LpVariable(f"inventory_{p + 1}_{t + 1}", lowBound=0) for p in P for t in T}
+    ot = {(f, t): prob.add_variable(f"overtime_{f + 1}_{t + 1}", lowBound=0) for f in F for t in T}
+    inv = {(p, t): prob.add_variable(f"inventory_{p + 1}_{t + 1}", lowBound=0) for p in P for t in T}
     prob += (
         pulp.lpSum(d["prod_cost"][p][f] * make[p, f, t] for p in P for f in F for t in T)
         + pulp.lpSum(d["ot_cost"][f] * ot[f, t] for f in F for t in T)

@@ -21,8 +21,8 @@ def status_of(prob: pulp.LpProblem) -> str:
 
 d = json.loads(Path("data.json").read_text())
 prob = pulp.LpProblem("theatre_advertising", pulp.LpMaximize)
-spots = pulp.LpVariable("spots", lowBound=0, cat="Integer")  # s1, s7
-billboards = pulp.LpVariable("billboards", lowBound=0, cat="Integer")
+spots = prob.add_variable("spots", lowBound=0, cat="Integer")  # s1, s7
+billboards = prob.add_variable("billboards", lowBound=0, cat="Integer")
 prob += d["reach_spot"] * spots + d["reach_billboard"] * billboards  # s2
 prob += d["cost_spot"] * spots + d["cost_billboard"] * billboards <= d["budget"], "s3_budget"
 prob += spots <= d["max_spots"], "s4_max_spots"

@@ -26,8 +26,8 @@ def main():
         d = json.load(fh)
     files, drives = range(d["N"]), range(d["K"])
     prob = pulp.LpProblem("reel_bin_packing", pulp.LpMinimize)
-    put = {(i, k): pulp.LpVariable(f"put_{i + 1}_{k + 1}", cat="Binary") for i in files for k in drives}
-    used = [pulp.LpVariable(f"used_{k + 1}", cat="Binary") for k in drives]
+    put = {(i, k): prob.add_variable(f"put_{i + 1}_{k + 1}", cat="Binary") for i in files for k in drives}
+    used = [prob.add_variable(f"used_{k + 1}", cat="Binary") for k in drives]
     prob += pulp.lpSum(used)
     for i in files:
         prob += pulp.lpSum(put[i, k] for k in drives) == 1, f"s3_each_file_once_i{i + 1}"

@@ -26,8 +26,8 @@ def main():
         d = json.load(fh)
     pats, types = range(d["J"]), range(d["L"])
     prob = pulp.LpProblem("cutting_stock", pulp.LpMinimize)
-    boards = [pulp.LpVariable(f"boards_{j + 1}", lowBound=0, cat="Integer") for j in pats]
-    setup = [pulp.LpVariable(f"setup_{j + 1}", cat="Binary") for j in pats]
+    boards = [prob.add_variable(f"boards_{j + 1}", lowBound=0, cat="Integer") for j in pats]
+    setup = [prob.add_variable(f"setup_{j + 1}", cat="Binary") for j in pats]
     prob += pulp.lpSum(boards)
     for i in types:
         prob += (

@@ -26,7 +26,7 @@ def main():
         d = json.load(fh)
     sites, districts = range(d["S"]), range(d["D"])
     prob = pulp.LpProblem("siren_cover", pulp.LpMinimize)
-    build = [pulp.LpVariable(f"build_{s + 1}", cat="Binary") for s in sites]
+    build = [prob.add_variable(f"build_{s + 1}", cat="Binary") for s in sites]
     prob += pulp.lpSum(d["cost"][s] * build[s] for s in sites)
     for k in districts:
         prob += (

@@ -27,10 +27,10 @@ def main():
     G, T, K = range(d["G"]), range(d["T"]), range(d["K"])
     pmax = [d["pmin"][g] + sum(d["width"][g]) for g in G]
     prob = pulp.LpProblem("unit_commitment", pulp.LpMinimize)
-    on = {(g, t): pulp.LpVariable(f"on_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
-    start = {(g, t): pulp.LpVariable(f"start_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
+    on = {(g, t): prob.add_variable(f"on_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
+    start = {(g, t): prob.add_variable(f"start_{g + 1}_{t + 1}", cat="Binary") for g in G for t in T}
     seg = {
-        (g, t, k): pulp.LpVariable(f"segment_{g + 1}_{t + 1}_{k + 1}", lowBound=0)
+        (g, t, k): prob.add_variable(f"segment_{g + 1}_{t + 1}_{k + 1}", lowBound=0)
         for g in G
         for t in T
         for k in K

@@ -26,10 +26,10 @@ def main():
         d = json.load(fh)
     T = range(d["T"])
     prob = pulp.LpProblem("workforce_plan", pulp.LpMinimize)
-    staff = [pulp.LpVariable(f"staff_{t + 1}", lowBound=0) for t in T]
-    hire = [pulp.LpVariable(f"hire_{t + 1}", lowBound=0) for t in T]
-    fire = [pulp.LpVariable(f"fire_{t + 1}", lowBound=0) for t in T]
-    ot = [pulp.LpVariable(f"overtime_{t + 1}", lowBound=0) for t in T]
+    staff = [prob.add_variable(f"staff_{t + 1}", lowBound=0) for t in T]
+    hire = [prob.add_variable(f"hire_{t + 1}", lowBound=0) for t in T]
+    fire = [prob.add_variable(f"fire_{t + 1}", lowBound=0) for t in T]
+    ot = [prob.add_variable(f"overtime_{t + 1}", lowBound=0) for t in T]
     prob += pulp.lpSum(
         d["salary"] * staff[t] + d["hire_cost"] * hire[t] + d["fire_cost"] * fire[t] + d["ot_cost"] * ot[t]
         for t in T

@@ -26,8 +26,8 @@ def main():
         d = json.load(fh)
     lanes = range(d["A"])
     prob = pulp.LpProblem("network_design", pulp.LpMinimize)
-    lease = [pulp.LpVariable(f"lease_{a + 1}", cat="Binary") for a in lanes]
-    flow = [pulp.LpVariable(f"flow_{a + 1}", lowBound=0) for a in lanes]
+    lease = [prob.add_variable(f"lease_{a + 1}", cat="Binary") for a in lanes]
+    flow = [prob.add_variable(f"flow_{a + 1}", lowBound=0) for a in lanes]
     prob += pulp.lpSum(d["fixed_cost"][a] * lease[a] + d["unit_cost"][a] * flow[a] for a in lanes)
     for a in lanes:
         prob += flow[a] <= d["capacity"][a] * lease[a], f"s3_lane_capacity_a{a + 1}"

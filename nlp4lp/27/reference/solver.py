@@ -27,7 +27,7 @@ def main():
     presses, weeks = range(d["M"]), range(d["W"])
     dur = d["duration"]
     prob = pulp.LpProblem("maintenance_schedule", pulp.LpMinimize)
-    start = {(m, w): pulp.LpVariable(f"start_{m + 1}_{w + 1}", cat="Binary") for m in presses for w in weeks}
+    start = {(m, w): prob.add_variable(f"start_{m + 1}_{w + 1}", cat="Binary") for m in presses for w in weeks}
     down = {
         (m, w): pulp.lpSum(start[m, s] for s in range(max(0, w - dur[m] + 1), w + 1))
         for m in presses

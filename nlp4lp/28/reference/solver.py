@@ -26,8 +26,8 @@ def main():
         d = json.load(fh)
     stops, buses = range(d["S"]), range(d["B"])
     prob = pulp.LpProblem("school_bus_assignment", pulp.LpMinimize)
-    x = {(s, b): pulp.LpVariable(f"assign_{s + 1}_{b + 1}", cat="Binary") for s in stops for b in buses}
-    used = [pulp.LpVariable(f"used_{b + 1}", cat="Binary") for b in buses]
+    x = {(s, b): prob.add_variable(f"assign_{s + 1}_{b + 1}", cat="Binary") for s in stops for b in buses}
+    used = [prob.add_variable(f"used_{b + 1}", cat="Binary") for b in buses]
     prob += pulp.lpSum(d["fixed_cost"][b] * used[b] for b in buses) + d["minute_cost"] * pulp.lpSum(
         d["students"][s] * d["ride"][s][b] * x[s, b] for s in stops for b in buses
     )

@@ -33,8 +33,8 @@ def main():
     margin, hours = d["margin"], d["hours"]
     P, M = len(margin), len(d["regular_hours"])
     prob = pulp.LpProblem("board_mix", pulp.LpMaximize)
-    make = [pulp.LpVariable(f"make_{p + 1}", lowBound=0) for p in range(P)]
-    overtime = [pulp.LpVariable(f"overtime_{m + 1}", lowBound=0) for m in range(M)]
+    make = [prob.add_variable(f"make_{p + 1}", lowBound=0) for p in range(P)]
+    overtime = [prob.add_variable(f"overtime_{m + 1}", lowBound=0) for m in range(M)]
     prob += pulp.LpAffineExpression(
         [(make[p], margin[p]) for p in range(P)] + [(overtime[m], -d["overtime_cost"][m]) for m in range(M)]
     )

@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 foods, nutrients = range(len(d["cost"])), range(len(d["min_intake"]))
 prob = pulp.LpProblem("trail_rations", pulp.LpMinimize)
-x = [pulp.LpVariable(f"servings_{f}", lowBound=0) for f in foods]  # s1, s8
+x = [prob.add_variable(f"servings_{f}", lowBound=0) for f in foods]  # s1, s8
 prob += pulp.lpSum(d["cost"][f] * x[f] for f in foods)  # s2
 for n in nutrients:
     intake = pulp.lpSum(d["nutrient"][f][n] * x[f] for f in foods)

@@ -33,7 +33,7 @@ def main():
     batch, cost, content = d["batch_kg"], d["cost"], d["content"]
     I, N = len(cost), len(d["min_level"])
     prob = pulp.LpProblem("layer_mash", pulp.LpMinimize)
-    amount = [pulp.LpVariable(f"amount_{i + 1}", lowBound=0) for i in range(I)]
+    amount = [prob.add_variable(f"amount_{i + 1}", lowBound=0) for i in range(I)]
     prob += pulp.LpAffineExpression([(amount[i], cost[i]) for i in range(I)])
     # s1: the batch weighs exactly batch_kg
     prob += pulp.LpConstraint(pulp.LpAffineExpression([(a, 1) for a in amount]), pulp.LpConstraintEQ, "s1_batch", batch)

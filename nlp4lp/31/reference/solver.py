@@ -34,8 +34,8 @@ def main():
     I, J, K = len(d["supply"]), len(d["throughput"]), len(d["demand"])
     prob = pulp.LpProblem("transshipment", pulp.LpMinimize)
     # s6: variables only on existing lanes (cost -1 = no lane, fixed at 0)
-    inb = [{j: pulp.LpVariable(f"in_{i + 1}_{j + 1}", lowBound=0) for j in range(J) if cin[i][j] != -1} for i in range(I)]
-    out = [{k: pulp.LpVariable(f"out_{j + 1}_{k + 1}", lowBound=0) for k in range(K) if cout[j][k] != -1}
+    inb = [{j: prob.add_variable(f"in_{i + 1}_{j + 1}", lowBound=0) for j in range(J) if cin[i][j] != -1} for i in range(I)]
+    out = [{k: prob.add_variable(f"out_{j + 1}_{k + 1}", lowBound=0) for k in range(K) if cout[j][k] != -1}
            for j in range(J)]
     obj = []
     into = [[] for _ in range(J)]

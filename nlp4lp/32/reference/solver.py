@@ -33,7 +33,7 @@ def main():
     V, tail, head, cap = d["num_nodes"], d["arc_from"], d["arc_to"], d["arc_capacity"]
     A, K = len(tail), len(d["volume"])
     prob = pulp.LpProblem("multicommodity_flow", pulp.LpMinimize)
-    flow = [[pulp.LpVariable(f"flow_{k + 1}_{a + 1}", lowBound=0) for a in range(A)] for k in range(K)]
+    flow = [[prob.add_variable(f"flow_{k + 1}_{a + 1}", lowBound=0) for a in range(A)] for k in range(K)]
     prob += pulp.LpAffineExpression([(flow[k][a], d["unit_cost"][k][a]) for k in range(K) for a in range(A)])
     # s2: shared arc capacity
     for a in range(A):

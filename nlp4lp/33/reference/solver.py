@@ -33,8 +33,8 @@ def main():
     L, F = len(d["leg_from"]), len(d["seats"])
     legs, types = range(L), range(F)
     prob = pulp.LpProblem("fleet_assignment", pulp.LpMinimize)
-    x = [[pulp.LpVariable(f"assign_{l + 1}_{f + 1}", cat="Binary") for f in types] for l in legs]
-    spill = [pulp.LpVariable(f"spill_{l + 1}", lowBound=0) for l in legs]
+    x = [[prob.add_variable(f"assign_{l + 1}_{f + 1}", cat="Binary") for f in types] for l in legs]
+    spill = [prob.add_variable(f"spill_{l + 1}", lowBound=0) for l in legs]
     prob += pulp.lpSum(d["op_cost"][l][f] * x[l][f] for l in legs for f in types) + pulp.lpSum(
         d["spill_fare"][l] * spill[l] for l in legs)
     for l in legs:

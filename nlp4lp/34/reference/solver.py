@@ -33,7 +33,7 @@ def main():
     value, spend, budget = d["value"], d["spend"], d["budget"]
     J, T = len(value), len(budget)
     prob = pulp.LpProblem("project_selection", pulp.LpMaximize)
-    x = [pulp.LpVariable(f"select_{j + 1}", cat="Binary") for j in range(J)]
+    x = [prob.add_variable(f"select_{j + 1}", cat="Binary") for j in range(J)]
     prob += pulp.LpAffineExpression([(x[j], value[j]) for j in range(J)])
     # s3, s4: yearly budget
     for t in range(T):

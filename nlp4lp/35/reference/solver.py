@@ -34,8 +34,8 @@ def main():
     sites, stores = range(I), range(K)
     dem, weeks = d["demand"], d["weeks"]
     prob = pulp.LpProblem("warehouse_location", pulp.LpMinimize)
-    y = [pulp.LpVariable(f"open_{i + 1}", cat="Binary") for i in sites]
-    x = [[pulp.LpVariable(f"assign_{i + 1}_{k + 1}", cat="Binary") for k in stores] for i in sites]
+    y = [prob.add_variable(f"open_{i + 1}", cat="Binary") for i in sites]
+    x = [[prob.add_variable(f"assign_{i + 1}_{k + 1}", cat="Binary") for k in stores] for i in sites]
     prob += pulp.lpSum(d["fixed_cost"][i] * y[i] for i in sites) + pulp.lpSum(
         weeks * dem[k] * d["unit_cost"][i][k] * x[i][k] for i in sites for k in stores)
     for k in stores:  # s4: single sourcing

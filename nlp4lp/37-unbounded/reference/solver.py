@@ -33,9 +33,9 @@ def main():
     flow, r, term, rate = d["net_flow"], d["credit_rate"], d["deposit_term"], d["deposit_rate"]
     T, D = len(flow), len(term)
     prob = pulp.LpProblem("treasury", pulp.LpMaximize)
-    cash = [pulp.LpVariable(f"cash_{t + 1}") for t in range(T)]
-    borrow = [pulp.LpVariable(f"borrow_{t + 1}", lowBound=0) for t in range(T)]
-    invest = [[pulp.LpVariable(f"invest_{k + 1}_{t + 1}", lowBound=0) for t in range(T)] for k in range(D)]
+    cash = [prob.add_variable(f"cash_{t + 1}") for t in range(T)]
+    borrow = [prob.add_variable(f"borrow_{t + 1}", lowBound=0) for t in range(T)]
+    invest = [[prob.add_variable(f"invest_{k + 1}_{t + 1}", lowBound=0) for t in range(T)] for k in range(D)]
 
     def returning(t):
         """Deposits (with interest) that come back in month t (0-based; t == T is the horizon end)."""

@@ -34,11 +34,11 @@ def main():
     P, K, T = len(d["min_batch"]), len(cap), len(dem[0])
     Ps, Ks, Ts = range(P), range(K), range(T)
     prob = pulp.LpProblem("tank_scheduling", pulp.LpMinimize)
-    make = [[pulp.LpVariable(f"make_{p + 1}_{t + 1}", lowBound=0) for t in Ts] for p in Ps]
-    run = [[pulp.LpVariable(f"run_{p + 1}_{t + 1}", cat="Binary") for t in Ts] for p in Ps]
-    hold = [[[pulp.LpVariable(f"hold_{p + 1}_{k + 1}_{t + 1}", cat="Binary") for t in Ts] for k in Ks] for p in Ps]
-    stock = [[[pulp.LpVariable(f"stock_{p + 1}_{k + 1}_{t + 1}", lowBound=0) for t in Ts] for k in Ks] for p in Ps]
-    clean = [[pulp.LpVariable(f"clean_{k + 1}_{t + 1}", cat="Binary") for t in Ts] for k in Ks]
+    make = [[prob.add_variable(f"make_{p + 1}_{t + 1}", lowBound=0) for t in Ts] for p in Ps]
+    run = [[prob.add_variable(f"run_{p + 1}_{t + 1}", cat="Binary") for t in Ts] for p in Ps]
+    hold = [[[prob.add_variable(f"hold_{p + 1}_{k + 1}_{t + 1}", cat="Binary") for t in Ts] for k in Ks] for p in Ps]
+    stock = [[[prob.add_variable(f"stock_{p + 1}_{k + 1}_{t + 1}", lowBound=0) for t in Ts] for k in Ks] for p in Ps]
+    clean = [[prob.add_variable(f"clean_{k + 1}_{t + 1}", cat="Binary") for t in Ts] for k in Ks]
     prob += (pulp.lpSum(d["setup_cost"][p] * run[p][t] for p in Ps for t in Ts)
              + pulp.lpSum(d["clean_cost"] * clean[k][t] for k in Ks for t in Ts)
              + pulp.lpSum(d["holding_cost"][p] * stock[p][k][t] for p in Ps for k in Ks for t in Ts))

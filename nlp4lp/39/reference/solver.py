@@ -34,7 +34,7 @@ def main():
     H, S = len(req), len(start)
     prob = pulp.LpProblem("call_centre", pulp.LpMinimize)
     # s4, s5: whole agents, at most max_agents per pattern
-    x = [pulp.LpVariable(f"agents_{s + 1}", lowBound=0, upBound=d["max_agents"][s], cat="Integer") for s in range(S)]
+    x = [prob.add_variable(f"agents_{s + 1}", lowBound=0, upBound=d["max_agents"][s], cat="Integer") for s in range(S)]
     prob += pulp.LpAffineExpression([(x[s], d["shift_cost"][s]) for s in range(S)])
     cover = [[] for _ in range(H)]
     for s in range(S):

@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 comps, props = range(len(d["cost"])), range(len(d["min_level"]))
 prob = pulp.LpProblem("compost_blend", pulp.LpMinimize)
-t = [pulp.LpVariable(f"tonnes_{c}", lowBound=0) for c in comps]  # s1, s9
+t = [prob.add_variable(f"tonnes_{c}", lowBound=0) for c in comps]  # s1, s9
 prob += pulp.lpSum(d["cost"][c] * t[c] for c in comps)  # s2
 prob += pulp.lpSum(t) == d["batch"], "s3_batch"
 for c in comps:

@@ -34,8 +34,8 @@ def main():
     S, P, M, T = len(d["stand_area"]), len(price), len(d["mill_capacity"]), len(d["budget"])
     Ss, Ps, Ms, Ts = range(S), range(P), range(M), range(T)
     prob = pulp.LpProblem("timber_harvest", pulp.LpMaximize)
-    area = [[pulp.LpVariable(f"area_{s + 1}_{t + 1}", lowBound=0) for t in Ts] for s in Ss]
-    dl = [[[pulp.LpVariable(f"deliver_{p + 1}_{m + 1}_{t + 1}", lowBound=0) for t in Ts] for m in Ms] for p in Ps]
+    area = [[prob.add_variable(f"area_{s + 1}_{t + 1}", lowBound=0) for t in Ts] for s in Ss]
+    dl = [[[prob.add_variable(f"deliver_{p + 1}_{m + 1}_{t + 1}", lowBound=0) for t in Ts] for m in Ms] for p in Ps]
     prob += pulp.lpSum(d["discount"][t] * (pulp.lpSum(price[p][m] * dl[p][m][t] for p in Ps for m in Ms)
                                            - pulp.lpSum(hc[s] * area[s][t] for s in Ss)) for t in Ts)
     for s in Ss:

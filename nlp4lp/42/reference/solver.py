@@ -34,8 +34,8 @@ def main():
     E, D, N = len(tail), len(d["cost_per_km"]), len(d["demand"])
     Es, Ds = range(E), range(D)
     prob = pulp.LpProblem("pipe_sizing", pulp.LpMinimize)
-    build = [[pulp.LpVariable(f"build_{e + 1}_{k + 1}", cat="Binary") for k in Ds] for e in Es]
-    flow = [pulp.LpVariable(f"flow_{e + 1}", lowBound=0) for e in Es]
+    build = [[prob.add_variable(f"build_{e + 1}_{k + 1}", cat="Binary") for k in Ds] for e in Es]
+    flow = [prob.add_variable(f"flow_{e + 1}", lowBound=0) for e in Es]
     prob += (pulp.lpSum(d["cost_per_km"][k] * length[e] * build[e][k] for e in Es for k in Ds)
              + pulp.lpSum(d["pump_cost"] * length[e] * flow[e] for e in Es))
     for e in Es:

@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 J, T = range(len(d["value"])), range(len(d["budget"]))
 prob = pulp.LpProblem("park_upgrades", pulp.LpMaximize)
-x = [pulp.LpVariable(f"select_{j}", cat="Binary") for j in J]  # s1
+x = [prob.add_variable(f"select_{j}", cat="Binary") for j in J]  # s1
 prob += pulp.lpSum(d["value"][j] * x[j] for j in J)  # s2
 for t in T:
     prob += pulp.lpSum(d["spend"][j][t] * x[j] for j in J) <= d["budget"][t], f"s3_budget_t{t}"

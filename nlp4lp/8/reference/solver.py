@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 K, P = range(len(d["cost"])), range(len(d["required"]))
 prob = pulp.LpProblem("checkpoint_screeners", pulp.LpMinimize)
-x = [pulp.LpVariable(f"screeners_{k}", lowBound=0, cat="Integer") for k in K]  # s1, s6
+x = [prob.add_variable(f"screeners_{k}", lowBound=0, cat="Integer") for k in K]  # s1, s6
 prob += pulp.lpSum(d["cost"][k] * x[k] for k in K)  # s2
 for p in P:
     prob += pulp.lpSum(d["covers"][k][p] * x[k] for k in K) >= d["required"][p], f"s3_coverage_p{p}"

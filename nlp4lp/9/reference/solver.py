@@ -22,7 +22,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 C, F = range(len(d["price"])), range(len(d["land"]))
 prob = pulp.LpProblem("crop_plan", pulp.LpMaximize)
-a = [[pulp.LpVariable(f"area_{c}_{f}", lowBound=0) for f in F] for c in C]  # s1, s9
+a = [[prob.add_variable(f"area_{c}_{f}", lowBound=0) for f in F] for c in C]  # s1, s9
 prob += pulp.lpSum((d["price"][c] * d["yield"][c][f] - d["cost"][c]) * a[c][f] for c in C for f in F)  # s2, s3
 for f in F:
     prob += pulp.lpSum(a[c][f] for c in C) <= d["land"][f], f"s4_land_f{f}"

@@ -33,12 +33,12 @@ meals = rows("restaurants", "SELECT restaurant_id, city, cuisine, cost FROM {t} 
 sights = rows("attractions", "SELECT attraction_id, city, ticket FROM {t} WHERE list_contains(?, city) ORDER BY attraction_id", [C])
 
 prob = pulp.LpProblem("trip", pulp.LpMinimize)
-x = {i: pulp.LpVariable(f"fly_{i}", cat="Binary") for i in range(len(legs))}
-v = {c: pulp.LpVariable(f"visit_{k}", cat="Binary") for k, c in enumerate(C)}
-y = {h[0]: pulp.LpVariable(f"hotel_{h[0]}", cat="Binary") for h in hotels}
-z = {h[0]: pulp.LpVariable(f"hotelcost_{h[0]}", lowBound=0) for h in hotels}
-m = {r[0]: pulp.LpVariable(f"meal_{r[0]}", cat="Binary") for r in meals}
-a = {t[0]: pulp.LpVariable(f"sight_{t[0]}", cat="Binary") for t in sights}
+x = {i: prob.add_variable(f"fly_{i}", cat="Binary") for i in range(len(legs))}
+v = {c: prob.add_variable(f"visit_{k}", cat="Binary") for k, c in enumerate(C)}
+y = {h[0]: prob.add_variable(f"hotel_{h[0]}", cat="Binary") for h in hotels}
+z = {h[0]: prob.add_variable(f"hotelcost_{h[0]}", lowBound=0) for h in hotels}
+m = {r[0]: prob.add_variable(f"meal_{r[0]}", cat="Binary") for r in meals}
+a = {t[0]: prob.add_variable(f"sight_{t[0]}", cat="Binary") for t in sights}
 key = {c: "".join(ch for ch in c if ch.isalnum()) for c in C}
 
 

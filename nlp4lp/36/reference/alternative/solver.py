@@ -33,8 +33,8 @@ def main():
     with open("data.json") as f:
         d = json.load(f)
     prob = pulp.LpProblem("bed_days", pulp.LpMaximize)
-    s = pulp.LpVariable("surgical", lowBound=0)
-    m = pulp.LpVariable("medical", lowBound=0)
+    s = prob.add_variable("surgical", lowBound=0)
+    m = prob.add_variable("medical", lowBound=0)
     prob += d["surgical_margin"] * s + d["medical_margin"] * m
     prob += s + m <= d["bed_days"] - d["medical_min"], "s1_s5_bed_days_less_reserve"
     prob += d["surgical_nursing"] * s + d["medical_nursing"] * m <= d["nursing_hours"], "s3_nursing"

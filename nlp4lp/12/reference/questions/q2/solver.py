@@ -18,8 +18,8 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 W, S = range(len(d["fixed_cost"])), range(len(d["demand"]))
 prob = pulp.LpProblem("grocery_distribution_centres", pulp.LpMinimize)
-y = [pulp.LpVariable(f"open_{w}", cat="Binary") for w in W]  # s1
-x = [[pulp.LpVariable(f"ship_{w}_{s}", lowBound=0) for s in S] for w in W]  # s1, s8
+y = [prob.add_variable(f"open_{w}", cat="Binary") for w in W]  # s1
+x = [[prob.add_variable(f"ship_{w}_{s}", lowBound=0) for s in S] for w in W]  # s1, s8
 prob += (pulp.lpSum(d["fixed_cost"][w] * y[w] for w in W)
          + pulp.lpSum(d["cost"][w][s] * x[w][s] for w in W for s in S))  # s2, s3
 for s in S:

@@ -24,7 +24,7 @@ d = json.loads(Path("data.json").read_text())
 foods, nutrients = list(d["cost"]), list(d["min_need"])
 prob = pulp.LpProblem("canteen_staples", pulp.LpMinimize)
 # s1, s3, s6: whole packs, at most what the wholesaler delivers
-packs = {f: pulp.LpVariable(f"packs_{f}", lowBound=0, upBound=d["max_packs"][f], cat="Integer") for f in foods}
+packs = {f: prob.add_variable(f"packs_{f}", lowBound=0, upBound=d["max_packs"][f], cat="Integer") for f in foods}
 prob += pulp.lpSum(d["cost"][f] * packs[f] for f in foods) + d["delivery_fee"]  # s2, s5
 for n in nutrients:
     prob += pulp.lpSum(d["content"][f][n] * packs[f] for f in foods) >= d["min_need"][n], f"s4_need_{n}"

@@ -18,7 +18,7 @@ def status_of(prob: pulp.LpProblem) -> str:
 d = json.loads(Path("data.json").read_text())
 S, D = range(len(d["supply"])), range(len(d["demand"]))
 prob = pulp.LpProblem("capacitated_transport", pulp.LpMinimize)
-x = [[pulp.LpVariable(f"ship_{s}_{t}", lowBound=0) for t in D] for s in S]  # s1, s6
+x = [[prob.add_variable(f"ship_{s}_{t}", lowBound=0) for t in D] for s in S]  # s1, s6
 prob += pulp.lpSum(d["cost"][s][t] * x[s][t] for s in S for t in D)  # s2
 for s in S:
     prob += pulp.lpSum(x[s]) <= d["supply"][s], f"s3_supply_s{s}"
