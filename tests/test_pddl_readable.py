@@ -207,3 +207,20 @@ def test_a_constant_repeated_with_another_type_is_refused(tmp_path):
     with pytest.raises(SpecError) as caught:
         check_pddl(domain, problem)
     assert "duplicate objects: mains" in caught.value.message
+
+
+def test_an_unreachable_goal_is_fast_downwards_word_and_our_check_names_the_fact_behind_it(tmp_path):
+    from optimus.core.families.pddl.pddl_sandbox.reach import unreachable
+    from optimus.core.families.pddl.pddl_sandbox.sexpr import read_domain as ours_domain
+    from optimus.core.families.pddl.pddl_sandbox.sexpr import read_problem as ours_problem
+    from optimus.core.planval.translator import read_pair, relaxed_unreachable_goals
+
+    domain, problem = tmp_path / "domain.pddl", tmp_path / "problem.pddl"
+    domain.write_text((SHAPES / "lighthouse" / "domain.pddl").read_text())
+    problem.write_text((SHAPES / "lighthouse" / "reference" / "problem.pddl").read_text()
+                       .replace("(lies matches ground) ", ""))  # the matches lie nowhere
+    theirs = relaxed_unreachable_goals(read_pair(domain, problem).task)
+    assert theirs == ["(lit beacon)"]
+    why = unreachable(ours_domain(domain.read_text()), ours_problem(problem.read_text()), theirs)
+    assert why["unreachable_goals"] == ["(lit beacon)"]
+    assert "(lies matches ground)" in why["missing"]["(lit beacon)"], why  # the fact :init lost, among those named

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import re
-from contextlib import redirect_stderr
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,6 +103,31 @@ def read_domain_alone(domain: str | Path) -> list[str]:
                             f"declared; the problem file must declare it (the fix, in {name}: "
                             f"(:constants {match.group(1)} - TYPE))")
     raise TranslatorError(f"{name}: more than {MAX_FIXES} names used but never declared")
+
+
+def relaxed_unreachable_goals(task) -> list[str] | None:
+    """The goal atoms Fast Downward's own relaxed exploration (its grounding: normalize, pddl_to_prolog,
+    build_model, on a copy of the task) never reaches, as "(pred a b)"; None when the goal is no conjunction of
+    atoms or the exploration fails. Ignoring deletes only adds facts, so an atom missing here is unreachable."""
+    import copy
+
+    from fast_downward.translate import build_model, normalize, pddl_to_prolog
+
+    goal = task.goal
+    parts = goal.parts if type(goal).__name__ == "Conjunction" else (goal,)
+    atoms = [(p.predicate, *p.args) for p in parts if type(p).__name__ == "Atom"]
+    if len(atoms) != len([p for p in parts if type(p).__name__ != "NegatedAtom"]):
+        return None
+    try:
+        work = copy.deepcopy(task)
+        with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):  # its timers and notes
+            normalize.normalize(work)
+            model = build_model.compute_model(pddl_to_prolog.translate(work))
+    except Exception:  # noqa: BLE001 — an explanation only; the caller falls back to its own
+        return None
+    reached = {(a.predicate, *a.args) for a in model if isinstance(a.predicate, str)}
+    reached |= {(a.predicate, *a.args) for a in task.init if type(a).__name__ == "Atom"}
+    return [f"({' '.join(a)})" for a in atoms if a not in reached]
 
 
 def lisp(nested) -> str:

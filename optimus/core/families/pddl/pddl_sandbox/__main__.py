@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from planval.planner import plan as fast_downward
-from planval.translator import TranslatorError, lisp, read_pair
+from planval.translator import TranslatorError, lisp, read_pair, relaxed_unreachable_goals
 from planval.validate import PlanFormatError, failure, read_plan
 from planval.validate import validate as planval
 
@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
         found = plan_with_fast_downward(files, bool(request.get("optimal")), float(request.get("timeout", 60)))
         status, plan = found["status"], found["plan"]
         if plan is None:
-            return no_plan(status, found, reading.warnings)
+            return no_plan(status, found, reading)
         write(PLAN, {"plan": plan})
     verdict = validate(reading)
     if not verdict.get("valid"):
@@ -97,15 +97,19 @@ def explain(said: str) -> list[str]:
     return [*errors, said] if errors else [said]
 
 
-def no_plan(status: str, found: dict, warnings: list[str]) -> int:
-    """No plan: why, when the relaxed check can say (no plan exists); the planner's log when it failed."""
-    why = None
+def no_plan(status: str, found: dict, reading) -> int:
+    """No plan: why, when the relaxed check can say (no plan exists); the planner's log when it failed. Which
+    goal atoms are unreachable is Fast Downward's relaxed exploration's word; the facts behind them, ours."""
+    why, warnings = None, reading.warnings
     if status == "infeasible":
+        theirs = relaxed_unreachable_goals(reading.task)
         try:
             why = unreachable(read_domain(Path(DOMAIN).read_text(encoding="latin-1")),
-                              read_problem(Path(PROBLEM).read_text(encoding="latin-1")))
+                              read_problem(Path(PROBLEM).read_text(encoding="latin-1")), theirs)
         except Exception:  # noqa: BLE001 — an explanation only: the translator's reading and the planner stand
-            why = None
+            why = None if not theirs else {"checked": True, "unreachable_goals": theirs, "missing": {},
+                                           "message": f"These goal facts can never become true from the initial "
+                                                      f"state: {', '.join(theirs)}."}
     write("output.json", {"plan": [], "length": None, "optimal": False})
     write("solution.json", {"status": status, "objective": None, "unreachable": why,
                             **({"warnings": warnings} if warnings else {})})

@@ -18,8 +18,10 @@ MAX_LISTED = 8
 Fact = tuple[str, ...]
 
 
-def unreachable(domain: Domain, problem: Problem) -> dict:
-    """{"checked", "unreachable_goals", "missing" (facts nothing adds, per goal), "message"}."""
+def unreachable(domain: Domain, problem: Problem, theirs: list[str] | None = None) -> dict:
+    """{"checked", "unreachable_goals", "missing" (facts nothing adds, per goal), "message"}. `theirs`: the goal
+    atoms Fast Downward's relaxed exploration never reaches, "(pred a b)"; when given, they are the unreachable
+    goals (its grounding is the planner's), and this check only explains them."""
     objects = {**domain.constants, **problem.objects}
     actions = _ground(domain, objects)
     if actions is None:
@@ -34,6 +36,8 @@ def unreachable(domain: Domain, problem: Problem) -> dict:
                 reached |= adds
                 grew = True
     goals = sorted(goal_facts(problem.goal) - reached)
+    if theirs is not None:
+        goals = sorted(tuple(g.strip("()").split()) for g in theirs)
     achievers: dict[Fact, list[list[Fact]]] = {}
     for pre, adds in actions:
         for fact in adds - reached:
