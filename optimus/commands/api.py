@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from optimus.commands.arguments import check, check_values, refuse_unknown
+from optimus.commands.arguments import BadValue, check, check_values, refuse_unknown
 from optimus.core.errors import ConfigError, SpecError
 from optimus.core.llm import LLMClient, registry
+from optimus.core.llm.client import MAX_CALLS
 from optimus.core.loop import Options
 from optimus.core.loop import solve as solve_loop
 from optimus.core.problem import Problem, load_problem
@@ -49,9 +50,11 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
                   samples: int = 1, timeout: float | None = None, memory_mb: int | None = None, max_debug: int = 5,
                   max_fix: int = 5, rephrasings: int = 5, regen_tests: bool = False, optimal: bool = False,
                   assess: bool | None = None, use_cache: bool = True, solver: SolverOptions | None = None,
-                  runs_dir: str | Path | None = None, check_assumptions: int = 4, **llm_settings: Any) -> Solve:
+                  runs_dir: str | Path | None = None, max_calls: int | None = MAX_CALLS,
+                  check_assumptions: int = 4, **llm_settings: Any) -> Solve:
     """Check the folder (errors raise SpecError naming file and field), then build the model client, the sandbox
     and the run folder. `solver`: time limit, MIP gap, threads, LP export (optimus.core.solver_options).
+    `max_calls`: the paid model calls the solve may make (None: no budget).
     `check_assumptions`: model calls for solving the assumptions' alternative readings (data values cost none).
     `runs_dir`: runs go to <runs_dir>/<folder name>/ instead of <folder>/runs/ (also $OPTIMUS_RUNS_DIR).
     `llm_settings`: model, base_url, temperature, max_tokens."""
@@ -59,7 +62,7 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
 
     check("solve", {"llm": llm, "mode": mode, "sandbox": sandbox, "samples": samples, "timeout": timeout,
                     "memory_mb": memory_mb, "max_debug": max_debug, "max_fix": max_fix, "rephrasings": rephrasings,
-                    "check_assumptions": check_assumptions, **llm_settings})
+                    "max_calls": max_calls, "check_assumptions": check_assumptions, **llm_settings})
     if samples < 1:
         raise ConfigError(f"--samples {samples}: the number of independent formulations must be at least 1")
     findings = validate(Path(folder))
@@ -76,6 +79,7 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     run = RunStore(problem.root, runs_base(problem.root, runs_dir))
     client = registry.get_client(llm, problem, transcript=run.dir / "transcript.jsonl", use_cache=use_cache,
                                  **llm_settings)
+    client.max_calls = max_calls
     limits = sized_limits(problem.root, timeout, memory_mb)  # None: sized to the data (optimus.core.sandbox.sizing)
     options = Options(mode=mode, max_debug=max_debug, max_fix=max_fix, rephrasings=rephrasings,
                       regen_tests=regen_tests, optimal=optimal, limits=limits, assess=assess,
@@ -122,7 +126,7 @@ def bench(folders: Sequence[str | Path], *, out: str | Path = "results/bench", m
     check_values("bench", {"llm": llm, **settings})
     for mode in modes or ():
         if mode not in MODES + BASELINE_MODES:
-            raise ValueError(f"optimus.bench(): mode {mode!r} is not one of {', '.join(MODES + BASELINE_MODES)}")
+            raise BadValue(f"optimus.bench(): unknown mode {mode}; choose from {', '.join(MODES + BASELINE_MODES)}")
     model_settings = {k: settings.pop(k) for k in ("model", "base_url") if k in settings}
     if llm != "reference":  # one model shared by every row; the reference backend answers per folder
         settings["make_backend"] = lambda: registry.get_backend(llm, **model_settings)

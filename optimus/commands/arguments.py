@@ -12,6 +12,17 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from optimus.core.errors import ConfigError
+
+
+class BadValue(ConfigError, ValueError):
+    """A value the command line would refuse: a ValueError to Python callers, exit 2 on the command line."""
+
+
+class BadKeyword(ConfigError, TypeError):
+    """A keyword the command has no flag for: a TypeError to Python callers, exit 2 on the command line."""
+
+
 # The API's names for flags whose destination differs on the command line (the API's name → the CLI's dest).
 RENAMED = {"memory_mb": "memory", "use_cache": "no_cache", "modes": "mode"}
 # Destinations that are the command line's own business: positional arguments and output switches.
@@ -39,7 +50,7 @@ def refuse_unknown(command: str, given: Mapping[str, Any], valid: Iterable[str])
     valid = sorted(set(valid))
     for key in given:
         if key not in valid:
-            raise TypeError(f"optimus.{command}() got an unexpected keyword argument {key!r}; "
+            raise BadKeyword(f"optimus.{command}() got an unexpected keyword argument {key!r}; "
                             f"valid: {', '.join(valid)}")
 
 
@@ -59,9 +70,9 @@ def check_value(command: str, key: str, value: Any, action: argparse.Action) -> 
         return
     if action.choices is not None and value not in action.choices:
         listed = ", ".join(repr(c) for c in action.choices)
-        raise ValueError(f"optimus.{command}(): {key}={value!r} is not one of {listed}")
+        raise BadValue(f"optimus.{command}(): {key}={value!r} is not one of {listed}")
     numeric = action.type in (int, float)
     if numeric and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise TypeError(f"optimus.{command}(): {key} takes a number ({action.type.__name__}), not {value!r}")
+        raise BadKeyword(f"optimus.{command}(): {key} takes a number ({action.type.__name__}), not {value!r}")
     if numeric and action.type is int and not float(value).is_integer():
-        raise ValueError(f"optimus.{command}(): {key} takes a whole number, not {value!r}")
+        raise BadValue(f"optimus.{command}(): {key} takes a whole number, not {value!r}")

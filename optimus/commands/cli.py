@@ -12,6 +12,7 @@ from pathlib import Path
 
 from optimus import __version__
 from optimus.core.errors import OptimusError
+from optimus.core.llm.client import MAX_CALLS
 from optimus.core.llm.registry import names as llm_names
 from optimus.core.sandbox import cli as sandbox_cli
 from optimus.core.stages import BASELINE_MODES, MODES
@@ -127,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_solver_arguments(p)
     p.add_argument("--show", choices=["top", "all"], default="top",
                    help="decisions shown after the objective: the first 20 non-zero (top, default) or all")
+    p.add_argument("--max-calls", type=int, default=MAX_CALLS, metavar="N",
+                   help=f"paid model calls the solve may make; then it stops and reports (default {MAX_CALLS}; "
+                        "0: no budget)")
     p.add_argument("--check-assumptions", type=int, default=4, metavar="N",
                    help="model calls for solving each assumption's alternative reading, to tell which change the "
                         "answer (a data value's alternative re-runs the program: no call; default 4, 0: none)")

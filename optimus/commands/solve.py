@@ -65,7 +65,7 @@ def prepare_folder(args: argparse.Namespace):
                          max_fix=args.max_fix, rephrasings=args.rephrasings, regen_tests=args.regen_tests,
                          optimal=args.optimal, assess=args.assess, use_cache=not args.no_cache,
                          check_assumptions=args.check_assumptions,
-                         solver=solver_options(args), runs_dir=args.runs_dir,
+                         solver=solver_options(args), runs_dir=args.runs_dir, max_calls=args.max_calls or None,
                          **{k: getattr(args, k, None) for k in registry.SETTINGS})
 
 
@@ -186,8 +186,9 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
         console.print(f"  [bold]diagnosis[/]: {escape(diagnosis['message'])}")
     usage = report.llm_usage
     samples = (report.consensus or {}).get("samples") or 1
-    console.print(f"  model calls {usage.get('calls', 0)}, {usage.get('cached_calls', 0)} more answered from the "
-                  f"log; tokens {usage.get('prompt_tokens', 0)} in, {usage.get('completion_tokens', 0)} out; "
+    budget = f" of at most {usage['budget']}" if usage.get("budget") else ""
+    console.print(f"  model calls {usage.get('calls', 0)}{budget}, {usage.get('cached_calls', 0)} more answered "
+                  f"from the log; tokens {usage.get('prompt_tokens', 0)} in, {usage.get('completion_tokens', 0)} out; "
                   f"{timings(report.seconds, samples)}", markup=False)
     console.print(f"  run folder: {report.run_dir}", markup=False)
 
