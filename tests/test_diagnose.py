@@ -136,14 +136,14 @@ def _direction(work: Path) -> dict[str, float]:
 MILP_ONLY = """\
 import json, pulp
 prob = pulp.LpProblem("pairs", pulp.LpMinimize)
-x = pulp.LpVariable("x", lowBound=0, cat="Integer")
-y = pulp.LpVariable("y", lowBound=0, cat="Integer")
+x = prob.add_variable("x", lowBound=0, cat="Integer")
+y = prob.add_variable("y", lowBound=0, cat="Integer")
 prob += x + 2 * y
 prob += (x + y >= 1.5, "s2_at_least")
 prob += (x + y <= 1.8, "s3_at_most")
 prob += (x <= 5, "s4_x_cap")
 prob.writeMPS("model.mps")
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 json.dump({}, open("output.json", "w"))
 json.dump({"status": "infeasible", "objective": None}, open("solution.json", "w"))
 """

@@ -51,12 +51,12 @@ data = json.load(open("data.json"))
 profit, hours, cap = data["profit"], data["hours"], data["capacity"]
 n, m = len(profit), len(cap)
 prob = pulp.LpProblem("mix", pulp.LpMaximize)
-x = [pulp.LpVariable(f"make_{i}", lowBound=0, cat=CATEGORY) for i in range(n)]
+x = [prob.add_variable(f"make_{i}", lowBound=0, cat=CATEGORY) for i in range(n)]
 prob += pulp.lpSum(profit[i] * x[i] for i in range(n))
 for k in range(m):
     prob += (pulp.lpSum(hours[i][k] * x[i] for i in range(n)) <= cap[k], f"s2_capacity_{k}")
 prob.writeMPS("model.mps")
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 optimal = prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal
 json.dump({"make": [v.varValue for v in x]} if optimal else {}, open("output.json", "w"))
 json.dump({"status": "optimal" if optimal else "error", "values": {v.name: v.varValue for v in x},

@@ -31,11 +31,11 @@ rows = duckdb.sql("select name, profit, hours from 'data/products.EXT' order by 
 hours = duckdb.sql("select available from 'data/limits.EXT' where resource = 'hours'").fetchone()[0]
 cap = duckdb.sql("select available from 'data/limits.EXT' where resource = 'per_product'").fetchone()[0]
 prob = pulp.LpProblem("mix", pulp.LpMaximize)
-x = {n: pulp.LpVariable(f"make_{n}", 0, cap) for n, _, _ in rows}
+x = {n: prob.add_variable(f"make_{n}", 0, cap) for n, _, _ in rows}
 prob += pulp.lpSum(p * x[n] for n, p, _ in rows)
 prob += pulp.lpSum(h * x[n] for n, _, h in rows) <= hours, "s1_hours"
 prob.writeMPS("model.mps")
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 ok = pulp.LpStatus[prob.status] == "Optimal"
 json.dump({"make": {n: x[n].varValue for n, _, _ in rows}} if ok else {}, open("output.json", "w"))
 json.dump({"status": "optimal" if ok else "infeasible", "objective": pulp.value(prob.objective),

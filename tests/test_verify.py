@@ -116,12 +116,12 @@ def test_values_that_break_a_captured_row_are_caught(tmp_path, sandbox):
 SENSE_PROGRAM = """\
 import json, pulp
 prob = pulp.LpProblem("tiny", pulp.Lp{sense})
-x = pulp.LpVariable("x", lowBound=0, upBound=4)
-y = pulp.LpVariable("y", lowBound=1, upBound=3)
+x = prob.add_variable("x", lowBound=0, upBound=4)
+y = prob.add_variable("y", lowBound=1, upBound=3)
 prob += 3 * x - 2 * y
 prob += (x + y <= 5, "s1_total")
 prob.writeMPS("model.mps"{write})
-prob.solve(pulp.PULP_CBC_CMD(msg=False))
+prob.solve(pulp.HiGHS(msg=False))
 json.dump({{"x": x.value(), "y": y.value()}}, open("output.json", "w"))
 json.dump({{"status": "optimal", "objective": {objective}}}, open("solution.json", "w"))
 """
@@ -224,8 +224,8 @@ import json, pulp
 d = json.load(open("data.json"))
 items, months = range(len(d["demand"])), range(len(d["capacity"]))
 prob = pulp.LpProblem("stock", pulp.LpMinimize)
-make = {(i, m): pulp.LpVariable(f"make_{i}_{m}", lowBound=0) for i in items for m in months}
-stock = {(i, m): pulp.LpVariable(f"stock_{i}_{m}", lowBound=0) for i in items for m in months}
+make = {(i, m): prob.add_variable(f"make_{i}_{m}", lowBound=0) for i in items for m in months}
+stock = {(i, m): prob.add_variable(f"stock_{i}_{m}", lowBound=0) for i in items for m in months}
 prob += pulp.lpSum(d["cost"][i] * make[i, m] + d["hold"] * stock[i, m] for i in items for m in months)
 for i in items:
     for m in months:
