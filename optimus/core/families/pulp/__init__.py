@@ -1,7 +1,7 @@
 """LPs and MILPs, solved with HiGHS; programs build through pyoptinterface (the codegen rules, solver_pulp.txt;
 the name stays from when they used PuLP, which reference programs still do). The program captures its model as
-model.mps; the harness re-solves
-it with HiGHS (and CBC for a MILP) in the sandbox and explains an infeasible model by its statements."""
+model.mps; the harness re-solves it with HiGHS (and CBC for a MILP) in the sandbox and explains an infeasible
+model by its statements."""
 
 from __future__ import annotations
 
