@@ -8,12 +8,14 @@ import json
 import os
 import pty
 import re
+import shutil
 import struct
 import subprocess
 import sys
 import termios
 
-from tests.helpers import copy_problem
+from optimus.core.problem import load_problem
+from tests.helpers import NLP4LP, copy_problem
 
 WIDTH = 60
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -67,3 +69,19 @@ def test_show_all_lists_zero_decisions_too_and_the_verification_is_said_once(tmp
     assert len(rows) == every and any(re.match(r"^    ship\[\d+\]\[\d+\]\s+0$", line) for line in rows)
     summary = json.loads((folder / "runs" / "latest" / "report.json").read_text())["verification"]["summary"]
     assert shown.stderr.count(summary) == 2, shown.stderr  # the progress line and the result line, no third
+
+
+def test_a_proven_infeasibility_says_each_fact_once(tmp_path):
+    """The result line quotes the conflicting statements and the smallest relaxation; the diagnosis beneath adds
+    only what it knows besides (the rows, the other limits), and no status meaning repeats "verified"."""
+    folder = tmp_path / "inf"
+    shutil.copytree(NLP4LP / "15-infeasible", folder, ignore=shutil.ignore_patterns("runs"))
+    (folder / "expected.json").unlink()
+    done = subprocess.run([sys.executable, "-m", "optimus", "solve", str(folder), "--llm", "reference",
+                           "--sandbox", "process"], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    statements = load_problem(folder).snop.problem_info
+    batch = re.sub(r"\\(?:param|var)\{(\w+)\}", r"\1", statements[2])  # (s3), as the terminal quotes it
+    assert done.stderr.count(batch) == 1, done.stderr
+    assert done.stderr.count("smallest relaxation") + done.stderr.count("Smallest relaxation") == 1
+    assert "verified: the re-solve or expected.json agrees" not in done.stderr

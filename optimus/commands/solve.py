@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -149,13 +150,26 @@ def result_line(report: Report) -> tuple[str, str, str]:
     """The first result line as (status, message, meaning), one level of parentheses in all: the status
     detail, the message and the meaning each bring their own, so the line is unnested as a whole."""
     head = report.status_detail or report.status
-    # A verified solve's message already says what it rests on; the status word's meaning would repeat it.
-    meaning = "" if report.status == "solved" and report.verified else STATUS_WORDS.get(report.status, "")
-    if report.status in ("infeasible", "unbounded"):
+    message = f" — {report.message}"
+    if report.message.startswith(f"{head} ("):  # "infeasible (verified): …" says its status word itself
+        head, message = report.message[:len(head)], report.message[len(head):]
+    # A verified answer's message already says what it rests on; the status word's meaning would repeat it.
+    meaning = "" if report.verified and (report.status == "solved" or "(verified)" in message) else \
+        STATUS_WORDS.get(report.status, "")
+    if meaning and report.status in ("infeasible", "unbounded"):
         meaning += "; " + NO_SOLUTION_CHECKED[bool(report.verified)]
     tail = f" ({meaning})" if meaning else ""
-    line = unnest(f"{head} — {report.message}{tail}")  # unnest keeps lengths: the parts cut out again
+    line = unnest(f"{head}{message}{tail}")  # unnest keeps lengths: the parts cut out again
     return line[:len(head)], line[len(head):len(line) - len(tail)], line[len(line) - len(tail):]
+
+
+def without_quoted_statements(diagnosis: str, result: str) -> str:
+    """The diagnosis without the sentences the result line already said: the conflicting statements quoted, the
+    smallest relaxation."""
+    for said in ("These statements cannot all hold", "Smallest relaxation"):
+        if said.lower() in result.lower():
+            diagnosis = re.sub(rf"{said}: .*?\.(?= Conflicting| Smallest| Or,| If |$) ?", "", diagnosis)
+    return diagnosis
 
 
 def summarize(report: Report, console: Console, show_all: bool = False) -> None:
@@ -183,7 +197,8 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
         console.print(f"  verify: {verification['summary']}", markup=False)
     diagnosis = verification.get("diagnosis") or {}
     if diagnosis.get("message"):
-        console.print(f"  [bold]diagnosis[/]: {escape(diagnosis['message'])}")
+        said = without_quoted_statements(diagnosis["message"], report.message or "")
+        console.print(f"  [bold]diagnosis[/]: {escape(said)}")
     usage = report.llm_usage
     samples = (report.consensus or {}).get("samples") or 1
     budget = f" of at most {usage['budget']}" if usage.get("budget") else ""
