@@ -47,7 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", help="with --executor ray: a cluster, e.g. ray://head:10001 (default: local Ray)")
     p.add_argument("--rpm", type=int, default=0, help="with --executor ray: model requests per minute (0: no limit)")
     p.add_argument("--optimal", action="store_true",
-                   help="planning: a proven-optimal planner (Fast Downward A* with LM-cut) instead of lama-first")
+                   help="planning: a proven-shortest plan (Fast Downward A* with LM-cut) even when the objective "
+                        "does not minimise (a minimising objective gets one anyway; lama-first otherwise)")
     p.add_argument("--price-in", type=float, help="money per 1M prompt tokens: adds cost per solved problem")
     p.add_argument("--price-out", type=float, help="money per 1M completion tokens (with --price-in)")
     p.add_argument("--sandboxes", type=int, default=os.cpu_count() or 1,

@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="MiB of address space per sandboxed run (default: 8192, more for large data; also "
                         "OPTIMUS_SANDBOX_MEMORY_MB or the folder's limits.json)")
     p.add_argument("--optimal", action="store_true",
-                   help="planning: a proven-shortest plan (Fast Downward A* with LM-cut) instead of lama-first")
+                   help="planning: a proven-shortest plan (Fast Downward A* with LM-cut) even when the objective "
+                        "does not minimise (a minimising objective gets one anyway; lama-first otherwise)")
     p.add_argument("--assess", action=argparse.BooleanOptionalAction, default=None,
                    help="after the tests pass, the model rates its own steps and a 0 sends one back "
                         "(default: on in mode full, off otherwise)")
