@@ -190,7 +190,7 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
             expected = number(report.expected["objective"])
             line += f" — {'matches' if report.objective_matches else 'differs from'} expected.json's {expected}"
         console.print(line, markup=False)
-    if report.status in ("solved", "ran", "failed"):
+    if report.status in ("solved", "ran", "failed", "time_limit"):  # time_limit: the decisions of an answer with a gap
         show_decisions(report, console, show_all)
     verification = report.verification or {}
     if verification.get("summary") and verification["summary"] not in (report.message or ""):  # each fact once
