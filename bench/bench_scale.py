@@ -172,13 +172,15 @@ def summary_line(vars_: int, rows: list[dict]) -> str:
 
 
 HEADER = (f"{'class':24} {'size':>4} {'prompt':>7} {'p.ratio':>7} {'build s':>8} {'write s':>8} {'direct s':>8} "
-          f"{'b.ratio':>7} {'solve s':>8} {'recheck s':>9} {'r.ratio':>7} {'peak MiB':>8}  status / re-check")
+          f"{'b.ratio':>7} {'solve s':>8} {'recheck s':>9} {'r.ratio':>7} {'peak MiB':>8} {'program':>8} "
+          f"{'re-check':>8}  status / re-check")
 
 
 def line(r: dict) -> str:
     return (f"{r['class']:24} {r['size']:>4} {r['prompt']:7d} {r['prompt_ratio']:7.2f} {r['build']:8.2f} "
             f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['solve']:8.2f} {r['recheck']:9.2f} "
-            f"{r['recheck_ratio']:7.2f} {r['peak']:8.0f}  {r['status']} / {r['outcome']}")
+            f"{r['recheck_ratio']:7.2f} {r['peak']:8.0f} {r['peak_program']:8.0f} {r['peak_recheck']:8.0f}  "
+            f"{r['status']} / {r['outcome']}")
 
 
 def layer_line(size: int, found: dict[str, dict]) -> str:

@@ -56,6 +56,7 @@ def run(request: dict) -> dict:
         result["values_check"] = check = check_values(model, values)
         if check["violations"] == 0 and check["columns_given"] == check["columns"]:
             start = value_vector(model.cols, values)[0]  # feasible: HiGHS's first incumbent
+    del values  # a million of them are ~150 MiB the solve can use
     second = model.is_mip and model.entry_val.size <= CBC_MAX_NONZEROS
     share = resolve_seconds(request, budget * (SOLVE_SHARE if second else ALONE_SHARE), options)
     result["highs"] = solve_highs(model, share, options, start)
