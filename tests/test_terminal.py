@@ -269,7 +269,7 @@ def test_solver_flags_a_z3_problem_does_not_read_are_warned_of_and_left_out_of_t
                  "--mip-gap", "0.01", "--threads", "2", "--export", "lp"]) == 0
     shown = capsys.readouterr().err
     for flag in ("--time-limit", "--mip-gap", "--threads", "--export lp"):
-        assert f"warning: {flag} applies to PuLP programs only; {folder} is solved with z3" in shown, shown
+        assert f"warning: {flag} applies to LP/MILP programs only; {folder} is solved with z3" in shown, shown
     header = next(line for line in shown.splitlines() if line.startswith(f"optimus {folder}"))
     assert "; solver " not in header and "time limit" not in header
     assert "model in LP format" not in shown  # nothing was asked of the run that the warning did not drop

@@ -74,7 +74,7 @@ def solver_options(args: argparse.Namespace) -> SolverOptions:
     return SolverOptions.from_args(args)
 
 
-PULP_ONLY = "PuLP programs only"
+PULP_ONLY = "LP/MILP programs only"
 
 
 def unread_options(options: SolverOptions, family: str | None, root: Path, chosen: bool = False) -> list[str]:
