@@ -238,3 +238,16 @@ def test_bench_takes_the_solver_options_as_solve_does(tmp_path, capsys):
     assert SolverOptions.from_args(args) == SolverOptions(time_limit=5, mip_gap=0.01, threads=2)
     assert main(["bench", str(tmp_path), "--time-limit", "-1", "--out", str(tmp_path / "out")]) == 2
     assert "--time-limit -1" in capsys.readouterr().err
+
+
+def test_summary_counts_answers_within_their_gap():
+    from optimus.bench.summary import rightness_section
+
+    rows = [{"problem": p, "mode": "full", "success": ok, "verdict": word}
+            for p, ok, word in (("a", True, "right"), ("b", False, "feasible within gap"),
+                                ("c", False, "feasible within gap"), ("d", False, "wrong"))]
+    lines = rightness_section(rows)
+    header = next(line for line in lines if line.startswith("| mode"))
+    row = next(line for line in lines if line.startswith("| full"))
+    cells = dict(zip([c.strip() for c in header.strip("|").split("|")], [c.strip() for c in row.strip("|").split("|")]))
+    assert cells["right"] == "1" and cells["feasible within gap"] == "2" and cells["wrong"] == "1"
