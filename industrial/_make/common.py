@@ -150,10 +150,10 @@ class ArrayModel:
 
     def add_rows(self, lo, hi, r, c, v) -> None:
         lo, hi = np.atleast_1d(np.asarray(lo, float)), np.atleast_1d(np.asarray(hi, float))
-        m = max(len(lo), len(hi))
+        r, c = np.asarray(r, np.int64), np.asarray(c, np.int64)
+        m = max(len(lo), len(hi), int(r.max()) + 1 if r.size else 0)  # scalar bounds: rows as the triplets say
         self.row_lo.append(np.broadcast_to(lo, (m,)))
         self.row_hi.append(np.broadcast_to(hi, (m,)))
-        r, c = np.asarray(r, np.int64), np.asarray(c, np.int64)
         self.tri.append((r + self.nrows, c, np.broadcast_to(np.asarray(v, float), r.shape)))
         self.nrows += m
 
