@@ -102,7 +102,7 @@ def write_linopy(m, path: Path) -> None:
 
 
 def solve_linopy(m, limit: float):
-    status, cond = m.solve("highs", time_limit=limit, threads=1, output_flag=False)
+    _, cond = m.solve("highs", time_limit=limit, threads=1, output_flag=False)
     return cond, m.objective.value
 
 
