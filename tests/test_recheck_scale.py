@@ -229,3 +229,16 @@ def test_a_milp_above_the_cbc_size_is_re_solved_by_highs_alone(tmp_path, sandbox
     assert verdict.outcome == "agrees", verdict.summary
     assert [r["solver"] for r in verdict.resolves] == ["HiGHS"]
     assert verdict.capture["statements"]["s1"]["rows"] == n - 1
+
+
+@pytest.mark.parametrize("request_, share, limit, seconds", [
+    ({"claimed_status": "optimal", "solve_s": 127.0}, 300.0, 60.0, 60.0),  # an optimum is re-proved in full
+    ({"claimed_status": "time_limit", "solve_s": 127.0}, 300.0, 60.0, 30.0),  # half the limit it overran
+    ({"claimed_status": "time_limit", "solve_s": 10.0}, 300.0, None, 5.0),  # half its solve
+    ({"claimed_status": "time_limit"}, 40.0, None, 20.0),  # nothing known: half the share
+])
+def test_the_re_solve_of_a_time_limit_answer_gets_half_the_programs_time(request_, share, limit, seconds):
+    from optimus.core.families.pulp.resolve.__main__ import resolve_seconds
+    from optimus.core.families.pulp.resolve.model import SolveOptions
+
+    assert resolve_seconds(request_, share, SolveOptions(time_limit=limit)) == pytest.approx(seconds)

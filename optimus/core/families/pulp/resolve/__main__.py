@@ -84,8 +84,8 @@ def resolve_seconds(request: dict, share: float, options: SolveOptions) -> float
     """The re-solve's time limit: its share of the budget, at most the user's limit, and for an answer the
     program gave at its time limit, a part of that program's own solve."""
     seconds = min(share, options.time_limit or share)
-    if request.get("claimed_status") == "time_limit":
-        spent = request.get("solve_s") or options.time_limit or seconds
+    if request.get("claimed_status") == "time_limit":  # the program's limit, or its solve when that was shorter
+        spent = min(x for x in (request.get("solve_s"), options.time_limit, seconds) if x)
         seconds = min(seconds, max(1.0, TIME_LIMIT_SHARE * float(spent)))
     return seconds
 
