@@ -2,6 +2,7 @@
 
     .venv/bin/python industrial/_make/build.py [CLASS ...] [--sizes 1e3,1e4] [--out DIR] [--seed N]
     .venv/bin/python industrial/_make/build.py [CLASS ...] --sizes 1e5 --check [--out DIR]
+    .venv/bin/python industrial/_make/build.py --table      # the classes table of industrial/README.md
 
 Without --out it (re)writes the committed folders industrial/<class>-1e3 and -1e4; larger sizes go to --out
 (default results/industrial/, not committed). expected.json comes from the class's `direct` solve when HiGHS
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -78,6 +80,36 @@ def write_folder(cls: str, size: str, out: Path, seed: int = 0, solve: bool = Tr
     return folder
 
 
+def what(module) -> str:
+    """The first sentence of a class module's docstring, without a leading "name:"."""
+    text = " ".join((module.__doc__ or "").split())
+    text = text.split(": ", 1)[1] if text.startswith(module.NAME + ":") else text
+    return text.split(". ")[0].rstrip(".")
+
+
+def table() -> str:
+    """The README's classes table, from the registry and the committed folders (counts from direct's model)."""
+    head = ["| class | what it models | vars / rows at 1e3 | vars / rows at 1e4 | transposed tables | "
+            "expected (1e3; 1e4) |", "| --- | --- | --- | --- | --- | --- |"]
+    rows = []
+    for name, module in classes().items():
+        counts, proved = [], []
+        for size in COMMITTED:
+            folder = INDUSTRIAL / f"{name}-{size}"
+            if not (folder / "data.json").exists():
+                counts.append("not written")
+                proved.append("none")
+                continue
+            model = module.direct(folder, relax=True, time_limit=60)
+            counts.append(f"{model['cols']:,} / {model['rows']:,}")
+            exp = folder / "expected.json"
+            proved.append(f"{json.loads(exp.read_text())['objective']:.10g}" if exp.exists() else "none")
+        flipped = [t.name for t in module.instance("1e3", 0).tables if t.transposed]
+        rows.append(f"| {name} | {what(module)} | {counts[0]} | {counts[1]} | {', '.join(flipped) or '-'} | "
+                    f"{'; '.join(proved)} |")
+    return "\n".join(head + rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("classes", nargs="*", help="class names (default: all)")
@@ -85,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="where to write (default: industrial/ for 1e3/1e4)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--check", action="store_true", help="compare the reference program with direct()")
+    p.add_argument("--table", action="store_true", help="print the classes table of industrial/README.md")
     args = p.parse_args(argv)
+    if args.table:
+        print(table())
+        return 0
     known = classes()
     unknown = [c for c in args.classes if c not in known]
     if unknown:

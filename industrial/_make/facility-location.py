@@ -1,5 +1,5 @@
-"""Capacitated facility location: open depots among candidate sites and ship every customer's demand from open
-depots within reach, at the least fixed plus transport cost. Customers may be served only from the sites listed
+"""Capacitated facility location: open depots and ship every customer's demand from open depots within reach,
+at the least fixed plus transport cost. Customers may be served only from the sites listed
 for them in lanes.parquet (their nearest few), so the model grows with customers x lanes per customer."""
 
 from __future__ import annotations
@@ -59,11 +59,14 @@ def instance(size: str, seed: int = 0) -> Instance:
     demand = rng.integers(5, 36, nc)
     capacity = rng.integers(1, 3, nf) * int(np.ceil(3.0 * demand.sum() / nf / 2))
     fixed = rng.integers(100, 250, nf) * 10 * max(1, nc // nf // 8)
-    dist = np.sqrt(((cust_xy[:, None, :] - site_xy[None, :, :]) ** 2).sum(-1))
-    near = np.argsort(dist, axis=1)[:, :k]  # each customer's k nearest sites
+    near, gap = np.zeros((nc, k), int), np.zeros((nc, k))
+    for lo in range(0, nc, 4096):  # in chunks: at 1e6 the full distance matrix would take gigabytes
+        dist = np.sqrt(((cust_xy[lo:lo + 4096, None, :] - site_xy[None, :, :]) ** 2).sum(-1))
+        near[lo:lo + 4096] = np.argsort(dist, axis=1)[:, :k]  # each customer's k nearest sites
+        gap[lo:lo + 4096] = np.take_along_axis(dist, near[lo:lo + 4096], axis=1)
     lane_c = np.repeat(np.arange(nc), k)
     lane_s = near.ravel()
-    cost = np.rint(dist[lane_c, lane_s] * 200).astype(int) + rng.integers(1, 6, nc * k)
+    cost = np.rint(gap.ravel() * 200).astype(int) + rng.integers(1, 6, nc * k)
     order = np.lexsort((lane_c, lane_s))  # lanes listed by site, then customer
     sites = [f"S{i + 1:04d}" for i in range(nf)]
     custs = [f"C{j + 1:06d}" for j in range(nc)]

@@ -1,5 +1,5 @@
-"""Generalized assignment: give every job to exactly one crew, within each crew's hours, at the least cost; a job
-takes different hours and costs different amounts depending on the crew. Variables: one flag per crew and job
+"""Generalized assignment: give every job to exactly one crew, within each crew's hours, at the least cost.
+A job takes different hours and costs different amounts depending on the crew. Variables: one flag per crew and job
 pair that data/options.parquet lists."""
 
 from __future__ import annotations

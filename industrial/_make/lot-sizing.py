@@ -1,5 +1,5 @@
-"""Multi-item capacitated lot sizing with setup costs and setup times: when to set a line up for each product and
-how much to make, so that demand is met from production and stock within each period's line hours. Variables:
+"""Multi-item capacitated lot sizing with setup costs and times: when to set the line up for each product and how
+much to make, meeting demand from production and stock within each week's line hours. Variables:
 production, end stock and a setup flag per product and period. The period capacities are a transposed table."""
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""Multi-commodity fixed-charge network design: lease links of a freight network (a fixed weekly charge each)
-and route every shipment from its origin to its destination over leased links, within their capacity, at the
-least charge plus routing cost. Variables: one lease flag per link and one flow per link and shipment."""
+"""Multi-commodity fixed-charge network design: lease links (a fixed charge each) and route every shipment over
+leased links within their capacity, at the least charge plus routing cost. Variables: one lease flag per link and one flow per link and shipment."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Unit commitment: which generating units run in each hour and at what output, so that every hour's load is met
-and a spinning reserve is held, at the least fuel, no-load and start-up cost. Variables: on, start and output per
+and a spinning reserve is held, at the least fuel and start-up cost. Variables: on, start and output per
 unit and hour (no cost for running as such: a no-load cost made the 1e4 size unprovable in minutes). The hourly load and reserve are transposed tables (one row of hour names, one of values)."""
 
 from __future__ import annotations
