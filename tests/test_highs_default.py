@@ -251,3 +251,18 @@ def test_summary_counts_answers_within_their_gap():
     row = next(line for line in lines if line.startswith("| full"))
     cells = dict(zip([c.strip() for c in header.strip("|").split("|")], [c.strip() for c in row.strip("|").split("|")]))
     assert cells["right"] == "1" and cells["feasible within gap"] == "2" and cells["wrong"] == "1"
+
+
+def test_bench_layers_runs_and_the_chosen_layer_keeps_our_names():
+    """bench/bench_layers.py at a small size (it is a command; this keeps it from rotting): every layer it can
+    load writes model.mps, and the chosen one, pyoptinterface, keeps the rows' and columns' names."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_layers.py"), "--vars", "2e3", "--solve", "lp",
+                           "--layers", "pyoptinterface,pulp"], capture_output=True, check=False, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.split()[:1] in
+             (["highspy"], ["pyoptinterface"], ["pulp"])}
+    assert set(lines) == {"highspy", "pyoptinterface", "pulp"}, done.stdout
+    for layer, line in lines.items():
+        assert "demand_c0, open_s0" in line, (layer, line)  # the first row and column, by our names
+        assert "Optimal" in line or "OPTIMAL" in line, (layer, line)
