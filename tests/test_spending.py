@@ -58,3 +58,29 @@ def test_every_solve_has_a_call_budget_said_with_the_result(tmp_path, capsys):
     assert code == 1 and report["llm_usage"]["calls"] == 3 and report["llm_usage"]["budget"] == 3
     assert "budget of 3 model calls is spent" in report["message"]
     assert "model calls 3 of at most 3" in err
+
+
+# The solver's limit ran out before any solution: the program's own words, nothing in it to mend.
+OUT_OF_TIME = """\
+import json
+json.dump({}, open("output.json", "w"))
+json.dump({"status": "time_limit", "objective": None}, open("solution.json", "w"))
+"""
+
+
+def test_a_time_limit_without_a_solution_is_said_and_never_sent_to_fix(tmp_path, scripted_llm):
+    from tests.test_agent import FORMULATION, TESTS, fence
+    from tests.test_validate_malformed import DATA, SNOP
+
+    root = tmp_path / "mix"
+    (root / "tests").mkdir(parents=True)
+    (root / "snop.json").write_text(json.dumps(SNOP))
+    (root / "data.json").write_text(json.dumps(DATA))
+    (root / "tests" / "test_mix.py").write_text(TESTS)
+    scripted_llm.enqueue("formulate", FORMULATION)
+    scripted_llm.enqueue("codegen", fence(OUT_OF_TIME))
+    code = main(["solve", str(root), "--llm", "openai", "--base-url", scripted_llm.base_url, "--sandbox", "process",
+                 "--mode", "supervised"])
+    report = json.loads((root / "runs" / "latest" / "report.json").read_text())
+    assert code == 1 and report["status"] == "time_limit" and "larger --timeout" in report["message"]
+    assert scripted_llm.requests_for("fix") == [] and scripted_llm.requests_for("debug") == []

@@ -268,6 +268,9 @@ def proven_no_solution(a: Attempt) -> Outcome:
                                   str(a.ctx.run.dir)))
 
 
+OUT_OF_TIME = ("time_limit", "memory_limit")  # the solver's own limits: said to the user, never "fixed"
+
+
 def verdict_without_tests(a: Attempt) -> Outcome:
     """A mode without tests ends on the re-check's word; "no solution" ends where expected.json says so."""
     status, expected = a.status, (a.ctx.problem.expected or {}).get("status")
@@ -286,6 +289,10 @@ def verdict_without_tests(a: Attempt) -> Outcome:
     if status == "time_limit" and a.check.outcome == "agrees":  # an answer with a gap, its incumbent substituted
         r.verified = True  # into every row of the captured model: no fix can prove more within the same limit
         return Stop(a.check.summary)  # "verified: feasible within G % of optimal (time limit): objective …"
+    if status in OUT_OF_TIME and (a.ex.solution or {}).get("objective") is None:
+        # The solver's limit, not the program's error: never sent to the model as something to mend
+        return Stop(f"no solution within the limit: the solver stopped ({status}) before it found one — the "
+                    "limit's, not an error in the program; rerun with a larger --timeout (and --time-limit)")
     return OK
 
 
@@ -575,7 +582,7 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.review = result.review
     if result.verified:
         report.status = "solved" if report.solver_status in FOUND else report.solver_status
-    elif report.solver_status in NO_SOLUTION:
+    elif report.solver_status in NO_SOLUTION or report.solver_status in OUT_OF_TIME:
         report.status = report.solver_status
     elif result.ran:  # executed, the harness checks passed, but neither a re-solve nor tests stand behind it
         report.status = "ran"
