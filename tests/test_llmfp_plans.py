@@ -27,8 +27,12 @@ from optimus.core.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1] / "llmfp"
 CONFTEST = Path(__file__).resolve().parents[1] / "optimus" / "core" / "testing" / "conftest.py"
-KINDS = ("blocks", "mystery", "gripper", "household")
-FOLDERS = [f for f in groundtruth_plans.folders([ROOT]) if f.name.split("-")[0] in KINDS] if ROOT.is_dir() else []
+KINDS = ("blocks", "mystery", "gripper", "gripper2", "household")
+# gripper2-3's proof (T = 14 unsat) alone takes about a minute and its BFS 100 000 states: tests/test_gripper2.py
+# checks it against the BFS, and `python -m optimus.bench.groundtruth.plans` runs it in full
+SLOW = ("gripper2-3",)
+ALL = [f for f in groundtruth_plans.folders([ROOT]) if f.name.split("-")[0] in KINDS] if ROOT.is_dir() else []
+FOLDERS = [f for f in ALL if f.name not in SLOW]
 IDS = [f.name for f in FOLDERS]
 SOLVABLE = [f for f in FOLDERS if not f.name.endswith("-unsat")]
 
@@ -129,7 +133,7 @@ def test_plan_supervised_tests_reject_a_plan_that_stops_short(folder: Path, verd
         f"{folder.name}: the plan less its last step should fail only the goal test: {outcome}")
 
 
-@pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
+@pytest.mark.parametrize("folder", ALL, ids=[f.name for f in ALL])
 def test_plan_folder_is_valid_and_planning(folder: Path):
     assert validate(folder) == [], f"{folder.name}: optimus validate finds {validate(folder)}"
     snop = json.loads((folder / "snop.json").read_text())
@@ -173,11 +177,12 @@ def test_plan_folders_are_what_build_writes(kind: str):
 
 
 def test_plan_benchmark_mix():
-    base = {k: [f for f in SOLVABLE if f.name.split("-")[0] == k] for k in KINDS}
+    solvable = [f for f in ALL if not f.name.endswith("-unsat")]
+    base = {k: [f for f in solvable if f.name.split("-")[0] == k] for k in KINDS}
     assert all(len(v) >= 3 for v in base.values()), {k: len(v) for k, v in base.items()}
-    unsat = {f.name.split("-")[0] for f in FOLDERS if f not in SOLVABLE}
+    unsat = {f.name.split("-")[0] for f in ALL if f not in solvable}
     assert unsat == set(KINDS), f"unsat variants of {sorted(unsat)}"
-    lengths = [json.loads((f / "expected.json").read_text())["objective"] for f in SOLVABLE]
+    lengths = [json.loads((f / "expected.json").read_text())["objective"] for f in solvable]
     assert min(lengths) <= 4 and max(lengths) >= 10, f"shortest plan lengths {sorted(lengths)}"
 
 

@@ -1,4 +1,4 @@
-"""Writes the multi-step llmfp/ folders (blocks, mystery, gripper, household): the kind's SNOP, Z3 reference,
+"""Writes the multi-step llmfp/ folders (blocks, mystery, gripper, gripper2, household): the kind's SNOP, Z3 reference,
 formulation, tests and validate/domain.pddl (copied from its first folder, llmfp/<kind>-1, where they are edited), the
 instance's data.json (instances.py) and validate/problem.pddl (written from data.json below: the harness's
 semantics of the same start and goal). wrong_output.json is the shortest Z3 plan with two neighbouring steps
@@ -23,6 +23,7 @@ from optimus.bench.groundtruth.pddl import shortest_plan_length, simulate
 HERE = Path(__file__).resolve().parent
 LLMFP = HERE.parent
 INCREMENTAL = "reference/solver_incremental.py"
+BFS_STATES = 400_000  # gripper2-3 visits about 100 000 states; the ground truth CLI needs --bfs-states as well
 
 
 def problem_text(domain: str, name: str, objects: dict[str, list[str]], init: list[str], goal: list[str]) -> str:
@@ -59,6 +60,17 @@ def pddl_gripper(data: dict, name: str) -> str:
                                                 "hand": data["hands"]}, init, goal)
 
 
+def pddl_gripper2(data: dict, name: str) -> str:
+    init = [f"(at {r} {w})" for r, w in zip(data["robots"], data["robot_start"])]
+    init += [f"(free {r} {a})" for r in data["robots"] for a in data["arms"]]
+    for a, b in data["corridors"]:
+        init += [f"(corridor {a} {b})", f"(corridor {b} {a})"]
+    init += [f"(lies {x} {w})" for x, w in zip(data["trays"], data["tray_start"])]
+    goal = [f"(lies {x} {w})" for x, w in data["goal_in"]]
+    return problem_text("courier-pair", name, {"ward": data["wards"], "tray": data["trays"], "robot": data["robots"],
+                                               "arm": data["arms"]}, init, goal)
+
+
 def pddl_household(data: dict, name: str) -> str:
     init = [f"(robot-at {data['robot_start']})", "(handempty)"]
     for p, box, tap, is_open in zip(data["places"], data["container"], data["tap"], data["start_open"]):
@@ -78,7 +90,8 @@ def load_instances():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return {"blocks": (module.BLOCKS, pddl_blocks), "mystery": (module.MYSTERY, pddl_mystery),
-            "gripper": (module.GRIPPER, pddl_gripper), "household": (module.HOUSEHOLD, pddl_household)}
+            "gripper": (module.GRIPPER, pddl_gripper),
+            "gripper2": (module.GRIPPER2, pddl_gripper2), "household": (module.HOUSEHOLD, pddl_household)}
 
 
 def write(kind: str, name: str, data: dict, pddl) -> Path:
@@ -123,7 +136,8 @@ def main(only: list[str]) -> None:
             if only and kind not in only and name not in only:
                 continue
             folder = write(kind, name, data, pddl)
-            length = shortest_plan_length(folder / "validate" / "domain.pddl", folder / "validate" / "problem.pddl")
+            length = shortest_plan_length(folder / "validate" / "domain.pddl", folder / "validate" / "problem.pddl",
+                                          BFS_STATES)
             (folder / "reference" / "wrong_output.json").unlink(missing_ok=True)
             why = write_wrong_output(folder, length) if length else "unsat: no wrong_output.json"
             print(f"{name}: shortest plan {length} (BFS); wrong_output: {why}")

@@ -59,3 +59,25 @@ HOUSEHOLD = {
                           "start_open": [0, 0], "goal_at": [["plate", "pantry"]], "goal_clean": ["plate"],
                           "goal_closed": ["pantry"], "max_horizon": 10},
 }
+ARMS = ["left", "right"]
+ROBOTS = ["ada", "bram"]
+GRIPPER2 = {
+    "gripper2-1": {"wards": ["lab", "ward_a", "ward_b"], "corridors": [["lab", "ward_a"], ["ward_a", "ward_b"]],
+                   "robots": ROBOTS, "arms": ARMS, "trays": ["blood", "swab"], "robot_start": ["lab", "ward_b"],
+                   "tray_start": ["lab", "ward_b"], "goal_in": [["blood", "ward_b"], ["swab", "lab"]],
+                   "max_horizon": 12},
+    "gripper2-2": {"wards": ["lab", "ward_a", "ward_b"], "corridors": [["lab", "ward_a"], ["ward_a", "ward_b"]],
+                   "robots": ROBOTS, "arms": ARMS, "trays": ["blood", "serum", "swab", "biopsy"],
+                   "robot_start": ["lab", "ward_b"], "tray_start": ["lab", "lab", "ward_b", "ward_b"],
+                   "goal_in": [["blood", "ward_b"], ["serum", "ward_b"], ["swab", "lab"], ["biopsy", "lab"]],
+                   "max_horizon": 16},
+    "gripper2-3": {"wards": ["lab", "ward_a", "ward_b"], "corridors": [["lab", "ward_a"], ["ward_a", "ward_b"]],
+                   "robots": ROBOTS, "arms": ARMS, "trays": ["blood", "serum", "urine", "swab", "biopsy"],
+                   "robot_start": ["lab", "ward_b"], "tray_start": ["lab", "lab", "lab", "ward_b", "ward_b"],
+                   "goal_in": [["blood", "ward_b"], ["serum", "ward_b"], ["urine", "ward_a"], ["swab", "lab"],
+                               ["biopsy", "lab"]], "max_horizon": 24},
+    "gripper2-1-unsat": {"wards": ["lab", "ward_a", "ward_b", "store"],
+                         "corridors": [["lab", "ward_a"], ["ward_a", "ward_b"]], "robots": ROBOTS, "arms": ARMS,
+                         "trays": ["blood", "swab"], "robot_start": ["lab", "ward_b"], "tray_start": ["lab", "ward_b"],
+                         "goal_in": [["blood", "store"]], "max_horizon": 8},
+}

@@ -1,0 +1,18 @@
+(define (problem gripper2-1-unsat)
+  (:domain courier-pair)
+  (:objects lab ward_a ward_b store - ward blood swab - tray ada bram - robot left right - arm)
+  (:init
+    (at ada lab)
+    (at bram ward_b)
+    (free ada left)
+    (free ada right)
+    (free bram left)
+    (free bram right)
+    (corridor lab ward_a)
+    (corridor ward_a lab)
+    (corridor ward_a ward_b)
+    (corridor ward_b ward_a)
+    (lies blood lab)
+    (lies swab ward_b))
+  (:goal (and
+    (lies blood store))))
