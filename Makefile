@@ -6,7 +6,7 @@ PROBLEM ?=
 LLM ?=
 ARGS ?=
 
-.PHONY: install solve test test-under-load lint sandbox-image bench bench-sandbox
+.PHONY: install solve test test-under-load lint sandbox-image bench bench-sandbox bench-scale
 
 install: $(VENV)/.installed
 
@@ -38,6 +38,12 @@ sandbox-image:
 
 bench-sandbox: install
 	$(BIN)/python bench/bench_sandbox.py
+
+# Industrial scale (issue 30): prompt, build against direct highspy, solve, re-check, peak memory per class and
+# size up to VARS variables; ends with "scale N vars: build ratio …, recheck ratio …, peak MiB …, prompt ratio …".
+VARS ?= 1000000
+bench-scale: install
+	$(BIN)/python bench/bench_scale.py --vars $(VARS)
 
 # The ablation offline: every nlp4lp problem under every mode, without and with injected faults; the Z3 problems
 # (llmfp/) with their pitfall faults; the planning problems (planning/) against LLM+P's baseline (direct); the

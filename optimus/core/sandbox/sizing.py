@@ -23,6 +23,8 @@ DEFAULT_MEMORY_MB = 8192
 # Added per row of data (table rows plus data.json's list entries): 10^6 rows give 20 more minutes and 8 GiB more.
 WALL_S_PER_ROW = 1.2e-3
 MEMORY_MB_PER_ROW = 8e-3
+# Files a run may write grow too: model.mps of a million rows is ~250 MiB.
+FILE_MB_PER_ROW = 5e-4
 # Sized defaults stop here: an hour, and half the machine's memory (two runs side by side still fit).
 MAX_SIZED_WALL_S = 3600.0
 ENV_WALL = "OPTIMUS_SANDBOX_TIMEOUT"
@@ -42,7 +44,8 @@ def sized_limits(root: Path | None, timeout: float | None = None, memory_mb: int
                   min(MAX_SIZED_WALL_S, DEFAULT_WALL_S + WALL_S_PER_ROW * rows))
     memory = _first(memory_mb, _env(ENV_MEMORY, int), setting.get("memory_mb"),
                     min(max(DEFAULT_MEMORY_MB, machine_mb() // 2), DEFAULT_MEMORY_MB + int(MEMORY_MB_PER_ROW * rows)))
-    return Limits(wall_s=float(wall), cpu_s=max(1, int(wall)), memory_mb=int(memory))
+    files = Limits().file_size_mb + int(FILE_MB_PER_ROW * rows)
+    return Limits(wall_s=float(wall), cpu_s=max(1, int(wall)), memory_mb=int(memory), file_size_mb=files)
 
 
 def killed_words(killed_by: str | None, limits: Limits) -> str:
