@@ -85,7 +85,8 @@ def test_a_time_limit_answer_is_verified_with_its_gap(rota, tmp_path, sandbox):
     assert verdict.incumbent["gap"] == pytest.approx(gap, rel=1e-9)
     assert verdict.incumbent["objective"] == pytest.approx(rota["incumbent"])
     assert verdict.incumbent["bound"] == pytest.approx(rota["bound"])
-    assert f"verified: feasible within {100 * gap:.3g} % of optimal (time limit)" in verdict.summary
+    assert f"substitution into the captured model: feasible within {100 * gap:.3g} % of optimal (time limit)" \
+        in verdict.summary
     check = verdict.values_check
     assert check["columns_given"] == check["columns"] == 14 and check["rows_checked"] == check["rows"]
     assert "values" not in verdict.claimed and verdict.claimed["values_given"] == 14  # report.json stays small

@@ -312,7 +312,7 @@ def _time_limit_verdict(claimed: dict, incumbent: dict, check: dict | None, stat
                        resolves, check, incumbent=incumbent)
     words = gap_words(incumbent["gap"])
     incumbent["words"] = words
-    summary = (f"verified: {words}: objective {number(incumbent['objective'])}"
+    summary = (f"substitution into the captured model: {words}: objective {number(incumbent['objective'])}"
                + (f", bound {number(incumbent['bound'])}" if incumbent["bound"] is not None else "")
                + f"{_values_note(check, 'time_limit')}; re-solve: {statuses}")
     return Verdict("agrees", summary, [], claimed, resolves, check, incumbent=incumbent)
