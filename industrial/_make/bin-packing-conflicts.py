@@ -1,9 +1,10 @@
-"""bin-packing-conflicts: parcels into containers of several sizes, some parcels never together in one container.
+"""bin-packing-conflicts: parcels into containers of several sizes, some parcels never together in one
+container.
 
 Every container has a capacity, a cost for using it and a handling rate per kilogram (a transposed table); a
-parcel goes into exactly one used container, a container is filled up to a share of its capacity, and two parcels
-of a conflicting pair never share a container. Minimize the containers' costs plus the handling costs.
-"""
+parcel goes into exactly one used container, a container is filled up to a share of its capacity, and two
+parcels of a conflicting pair never share a container. Minimize the containers' costs plus the handling
+costs."""
 
 from __future__ import annotations
 
@@ -22,17 +23,23 @@ SNOP = {
     "name": "Parcels into containers, some parcels kept apart",
     "problem_type": "MILP",
     "problem_info": [
-        "A forwarder packs the parcels of data/items.csv into the containers of data/containers.csv for tonight's "
-        "departure: \\var{x_{i,c}} is 1 when parcel i goes into container c, and \\var{y_{c}} is 1 when container c "
+        "A forwarder packs the parcels of data/items.csv into the containers of data/containers.csv for "
+        "tonight's "
+        "departure: \\var{x_{i,c}} is 1 when parcel i goes into container c, and \\var{y_{c}} is 1 when "
+        "container c "
         "is used.",
-        "Every parcel goes into exactly one container, that container must be bound for the parcel's destination, "
+        "Every parcel goes into exactly one container, that container must be bound for the parcel's "
+        "destination, "
         "and a parcel only goes into a container that is used.",
-        "The parcels in a container weigh together at most \\param{fill_limit} times the container's capacity (the "
+        "The parcels in a container weigh together at most \\param{fill_limit} times the container's "
+        "capacity (the "
         "rest is kept free for dunnage).",
         "The two parcels of a pair in data/conflicts.csv never travel in the same container.",
-        "Using a container costs its cost; putting a parcel into a container costs the parcel's weight times that "
+        "Using a container costs its cost; putting a parcel into a container costs the parcel's weight times "
+        "that "
         "container's handling rate per kilogram, read from data/handling.csv.",
-        "All containers leave from dock \\param{dock}; who sent a parcel (the sender column) does not matter for "
+        "All containers leave from dock \\param{dock}; who sent a parcel (the sender column) does not matter "
+        "for "
         "the packing.",
         "Last month the forwarder shipped about \\param{last_month_parcels} parcels.",
     ],
@@ -41,14 +48,18 @@ SNOP = {
         "data/items.csv(item, weight, destination, sender)\n"
         "data/containers.csv(container, destination, capacity, cost)\n"
         "data/conflicts.csv(item_a, item_b)\n"
-        "data/handling.csv, a transposed table: a first row naming every container, a second row with its handling rate"),
-    "objective": "Minimize the total cost: the costs of the containers used plus the handling costs of all parcels.",
+        "data/handling.csv, a transposed table: a first row naming every container, a second row with its "
+        "handling rate"),
+    "objective": ("Minimize the total cost: the costs of the containers used plus the handling costs of all "
+                  "parcels."),
     "output_info": [
-        "\\var{container} gives, for every parcel in the order of data/items.csv, the container it goes into.",
+        "\\var{container} gives, for every parcel in the order of data/items.csv, the container it goes "
+        "into.",
         "\\var{used} lists the containers used, in the order of data/containers.csv.",
         "\\var{total_cost} is the total cost in euros.",
     ],
-    "output_format": ("{\"container\": [container_i for i in 1, ..., I], \"used\": [container_u for u in 1, ..., U], "
+    "output_format": ("{\"container\": [container_i for i in 1, ..., I], "
+                      "\"used\": [container_u for u in 1, ..., U], "
                "\"total_cost\": total_cost}"),
     "solver": "ANY",
 }
@@ -67,7 +78,8 @@ def instance(size: str, seed: int = 0):
         first = sum(per_item)
         k = len(w)  # conflicts only between parcels the hidden packing keeps apart: always feasible
         a, b = rng.integers(0, len(w), k), rng.integers(0, len(w), k)
-        pairs += sorted({(first + min(i, j), first + max(i, j)) for i, j in zip(a, b) if hidden[i] != hidden[j]})
+        pairs += sorted({(first + min(i, j), first + max(i, j))
+                         for i, j in zip(a, b) if hidden[i] != hidden[j]})
         weights.append(w), kinds.append(kind), per_item.append(len(w)), per_box.append(len(kind))
     weight, kind = np.concatenate(weights), np.concatenate(kinds)
     item_dest, box_dest = np.repeat(np.arange(g), per_item), np.repeat(np.arange(g), per_box)
@@ -91,7 +103,8 @@ def instance(size: str, seed: int = 0):
               {"container": "the container's identifier", "destination": "the town the container goes to",
                "capacity": "the most it may carry, in kilograms",
                "cost": "the cost of using the container, in euros"}),
-        Table("conflicts.csv", {"item_a": [items[a] for a, _ in pairs], "item_b": [items[b] for _, b in pairs]},
+        Table("conflicts.csv",
+              {"item_a": [items[a] for a, _ in pairs], "item_b": [items[b] for _, b in pairs]},
               "One row per pair of parcels that must not share a container (e.g. food and chemicals).",
               {"item_a": "one parcel of the pair (an item of items.csv)",
                "item_b": "the other parcel of the pair (an item of items.csv)"}),
@@ -133,7 +146,8 @@ def pairs_of(items: dict, boxes: dict) -> tuple[np.ndarray, np.ndarray]:
     return i[sub], b[sub]
 
 
-def direct(folder: Path, relax: bool = False, time_limit: float | None = None, mps: Path | None = None) -> dict:
+def direct(folder: Path, relax: bool = False, time_limit: float | None = None,
+           mps: Path | None = None) -> dict:
     """The same model as reference/solver.py, built as arrays: x over the (parcel, container) pairs of one
     destination (parcel-major), then y per container."""
     data = read_data(folder)

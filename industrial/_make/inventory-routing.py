@@ -1,12 +1,12 @@
 """inventory-routing: on which days to drive which candidate route, refilling customers' tanks to the brim.
 
-A simplified inventory-routing MILP under an order-up-to policy: every visit fills the customer's tank, so a plan
-is, per customer, the sequence of its visit days, and each visit day must be served by one candidate route driven
-that day (data/routes.csv, stops in data/route_stops.csv). A tank never runs dry (daily usage in
-data/usage.parquet); at most `vehicles` routes a day; the depot loads at most `bay_litres` a day. Minimize route
-costs plus holding costs. Both models use the interval formulation: one variable per (customer, visit day, next
-visit day) that keeps the tank from running dry, so the litres delivered and the stock held are known per interval.
-"""
+A simplified inventory-routing MILP under an order-up-to policy: every visit fills the customer's tank, so a
+plan is, per customer, the sequence of its visit days, and each visit day must be served by one candidate
+route driven that day (data/routes.csv, stops in data/route_stops.csv). A tank never runs dry (daily usage in
+data/usage.parquet); at most `vehicles` routes a day; the depot loads at most `bay_litres` a day. Minimize
+route costs plus holding costs. Both models use the interval formulation: one variable per (customer, visit
+day, next visit day) that keeps the tank from running dry, so the litres delivered and the stock held are
+known per interval."""
 
 from __future__ import annotations
 
@@ -19,27 +19,34 @@ NAME = "inventory-routing"
 # customers, days: variables ≈ customers * days * (intervals per visit day + routes per customer) ≈ 7 * N * T
 SIZES = {"1e3": {"customers": 12, "days": 12},
          "1e4": {"customers": 70, "days": 20},
-         "1e5": {"customers": 200, "days": 70},
-         "1e6": {"customers": 1000, "days": 140}}
+         "1e5": {"customers": 250, "days": 70},
+         "1e6": {"customers": 1000, "days": 180}}
 
 SNOP = {
     "name": "Refilling customers' tanks over the coming days",
     "problem_type": "MILP",
     "problem_info": [
-        "A heating-oil distributor plans days 1, ..., \\param{days}: \\var{drive_{r,t}} is 1 when candidate route r "
-        "of data/routes.csv is driven on day t; a route driven visits every customer data/route_stops.csv lists "
+        "A heating-oil distributor plans days 1, ..., \\param{days}: \\var{drive_{r,t}} is 1 when candidate "
+        "route r "
+        "of data/routes.csv is driven on day t; a route driven visits every customer data/route_stops.csv "
+        "lists "
         "for it.",
         "A customer is visited on a day by at most one route driven that day.",
         "Every visit fills the customer's tank to the brim (its tank litres), before that day's usage.",
-        "A customer's stock at the end of a day is the stock at the end of the day before (its initial litres "
-        "before day 1), refilled to the tank if visited, minus its usage that day in data/usage.parquet (no row "
+        "A customer's stock at the end of a day is the stock at the end of the day before (its initial "
+        "litres "
+        "before day 1), refilled to the tank if visited, minus its usage that day in data/usage.parquet (no "
+        "row "
         "means no usage); it is never negative.",
-        "At most \\param{vehicles} routes are driven on a day, and the depot loads at most \\param{bay_litres} "
+        "At most \\param{vehicles} routes are driven on a day, and the depot loads at most "
+        "\\param{bay_litres} "
         "litres a day for all the visits of that day.",
         "Driving a route costs its cost, and each litre in a customer's tank at the end of a day costs the "
         "customer's holding_cost.",
-        "Each vehicle holds \\param{vehicle_capacity} litres, and every candidate route's tanks fit in one vehicle.",
-        "The depot opens at \\param{depot_opens} o'clock and the region column is only for the sales team; neither "
+        "Each vehicle holds \\param{vehicle_capacity} litres, and every candidate route's tanks fit in one "
+        "vehicle.",
+        "The depot opens at \\param{depot_opens} o'clock and the region column is only for the sales team; "
+        "neither "
         "changes the plan.",
     ],
     "input_format": (
@@ -49,20 +56,22 @@ SNOP = {
         "data/usage.parquet(customer, day, litres)\n"
         "data/routes.csv(route, cost)\n"
         "data/route_stops.csv(route, customer)"),
-    "objective": "Minimize the cost of the routes driven plus the holding costs of the stock at the end of each day.",
+    "objective": ("Minimize the cost of the routes driven plus the holding costs of the stock at the end of "
+                  "each day."),
     "output_info": [
         "\\var{trips} lists every route driven as {day, route}.",
         "\\var{total_cost} is the plan's cost in euros.",
     ],
-    "output_format": "{\"trips\": [{\"day\": day, \"route\": route} for each route driven], \"total_cost\": total_cost}",
+    "output_format": ("{\"trips\": [{\"day\": day, \"route\": route} for each route driven], "
+                      "\"total_cost\": total_cost}"),
     "solver": "ANY",
 }
 
 
 def routes_near(rng, xy: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-    """Customers grouped into clusters of 2 or 3 neighbours (in angular order around the depot); every non-empty
-    subset of a cluster is a candidate route. Costs: depot (the centre) -> stops in angular order -> depot, 2 euros
-    a kilometre plus 15 a stop."""
+    """Customers grouped into clusters of 2 or 3 neighbours (in angular order around the depot); every non-
+    empty subset of a cluster is a candidate route. Costs: depot (the centre) -> stops in angular order ->
+    depot, 2 euros a kilometre plus 15 a stop."""
     from itertools import combinations
 
     order = np.argsort(np.arctan2(*(xy - 50.0).T[::-1]) + 0.01 * np.hypot(*(xy - 50.0).T))
@@ -99,7 +108,8 @@ def instance(size: str, seed: int = 0) -> Instance:
     rk = np.concatenate([np.full(len(r), k) for k, r in enumerate(routes)])
     rc = np.concatenate(routes)
     tables = [
-        Table("customers.csv", {"customer": customers, "tank": tank, "initial": initial, "holding_cost": holding,
+        Table("customers.csv", {"customer": customers, "tank": tank, "initial": initial,
+                                "holding_cost": holding,
                                 "region": rng.choice(["north", "south", "east", "west"], n)},
               "One row per customer whose tank the distributor keeps filled.",
               {"customer": "the customer's identifier", "tank": "the tank's size, in litres",
@@ -123,9 +133,9 @@ def instance(size: str, seed: int = 0) -> Instance:
 
 
 def intervals(tank: float, initial: float, usage: np.ndarray, holding: float):
-    """The customer's intervals (a, b): visits on day a and next on day b (a = 0: the start, no visit; b = T + 1: no
-    further visit), with the litres delivered at b and the holding cost of days a..b-1, for every interval in which
-    the tank does not run dry. Visits fill the tank before the day's usage."""
+    """The customer's intervals (a, b): visits on day a and next on day b (a = 0: the start, no visit; b = T +
+    1: no further visit), with the litres delivered at b and the holding cost of days a..b-1, for every
+    interval in which the tank does not run dry. Visits fill the tank before the day's usage."""
     T = len(usage)
     cum = np.r_[0.0, np.cumsum(usage)]  # cum[t] = usage of days 1..t
     out = []
@@ -141,7 +151,8 @@ def intervals(tank: float, initial: float, usage: np.ndarray, holding: float):
     return out
 
 
-def direct(folder: Path, relax: bool = False, time_limit: float | None = None, mps: Path | None = None) -> dict:
+def direct(folder: Path, relax: bool = False, time_limit: float | None = None,
+           mps: Path | None = None) -> dict:
     """The same model as reference/solver.py as arrays: drive (route-major, then day), then the intervals
     (customer-major, by start day, then next day)."""
     data = read_data(folder)
@@ -152,24 +163,28 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None, m
     at_r = {x: k for k, x in enumerate(routes["route"])}
     usage = np.zeros((n, T))
     usage[[at_c[x] for x in use["customer"]], use["day"].astype(int) - 1] = use["litres"]
-    arcs = [(i, *arc) for i in range(n) for arc in intervals(float(cust["tank"][i]), float(cust["initial"][i]),
+    arcs = [(i, *arc) for i in range(n)
+            for arc in intervals(float(cust["tank"][i]), float(cust["initial"][i]),
                                                               usage[i], float(cust["holding_cost"][i]))]
     ci, a, b, litres, held = (np.array(col) for col in zip(*arcs))
     ci, a, b = ci.astype(np.int64), a.astype(np.int64), b.astype(np.int64)
     model = ArrayModel("min")
-    drive = model.add_vars(R * T, cost=np.repeat(routes["cost"].astype(float), T), ub=1, integer=True).reshape(R, T)
+    drive = model.add_vars(R * T, cost=np.repeat(routes["cost"].astype(float), T), ub=1, integer=True)
+    drive = drive.reshape(R, T)
     y = model.add_vars(len(ci), cost=held, ub=1)
     # s4 flow: one interval out of the start; on each day, intervals in = intervals out (a visit day)
     start = a == 0
     model.add_rows(np.ones(n), np.ones(n), ci[start], y[start], 1)
     into, out = b <= T, a >= 1
-    model.add_rows(np.zeros(n * T), np.zeros(n * T), np.r_[ci[into] * T + b[into] - 1, ci[out] * T + a[out] - 1],
+    model.add_rows(np.zeros(n * T), np.zeros(n * T),
+                   np.r_[ci[into] * T + b[into] - 1, ci[out] * T + a[out] - 1],
                    np.r_[y[into], y[out]], np.r_[np.ones(into.sum()), -np.ones(out.sum())])
     # s2 a visit is one route driven: sum of intervals into (i, t) - sum of routes with i driven on t = 0
     si = np.array([at_c[x] for x in stops["customer"]], np.int64)
     sk = np.array([at_r[x] for x in stops["route"]], np.int64)
     t = np.arange(T)
-    model.add_rows(np.zeros(n * T), np.zeros(n * T), np.r_[ci[into] * T + b[into] - 1, (si[:, None] * T + t).ravel()],
+    model.add_rows(np.zeros(n * T), np.zeros(n * T),
+                   np.r_[ci[into] * T + b[into] - 1, (si[:, None] * T + t).ravel()],
                    np.r_[y[into], drive[sk].ravel()], np.r_[np.ones(into.sum()), -np.ones(len(si) * T)])
     # s5 vehicles and the depot's litres a day
     model.add_rows(np.full(T, -np.inf), float(data["vehicles"]), np.tile(t, R), drive.ravel(), 1)

@@ -1,10 +1,9 @@
 """production-planning: what to make, sell and keep in stock, product by product and period by period.
 
-Multi-period, multi-product: products use hours of several resources (data/usage.csv); each resource has regular
-hours per period and may be given whole extra crews for the horizon (integer, at a cost per period); stock carries over at a holding cost and
-takes warehouse space; sales are capped by demand (data/demand.parquet); every product ends with at least its
-initial stock. Maximize the margin.
-"""
+Multi-period, multi-product: products use hours of several resources (data/usage.csv); each resource has
+regular hours per period and may be given whole extra crews for the horizon (integer, at a cost per period);
+stock carries over at a holding cost and takes warehouse space; sales are capped by demand
+(data/demand.parquet); every product ends with at least its initial stock. Maximize the margin."""
 
 from __future__ import annotations
 
@@ -24,16 +23,22 @@ SNOP = {
     "name": "A plant's production plan over the coming periods",
     "problem_type": "MILP",
     "problem_info": [
-        "A plant plans, for each product p of data/products.csv and each period t = 1, ..., \\param{periods}, how "
-        "many units to make \\var{make_{p,t}}, to sell \\var{sell_{p,t}} and to hold in stock at the end of the "
+        "A plant plans, for each product p of data/products.csv and each period t = 1, ..., "
+        "\\param{periods}, how "
+        "many units to make \\var{make_{p,t}}, to sell \\var{sell_{p,t}} and to hold in stock at the end of "
+        "the "
         "period \\var{stock_{p,t}}, and for each resource r of data/resources.csv how many extra crews "
         "\\var{crews_{r}} to hire for all the periods.",
-        "A product's stock at the end of a period is its stock at the end of the period before (its initial_stock "
+        "A product's stock at the end of a period is its stock at the end of the period before (its "
+        "initial_stock "
         "before period 1) plus what is made minus what is sold in the period.",
-        "In a period a product sells at most its demand of data/demand.parquet (no demand listed means none).",
-        "Making a unit of a product takes the hours_per_unit of data/usage.csv on each resource it uses; in a "
+        "In a period a product sells at most its demand of data/demand.parquet (no demand listed means "
+        "none).",
+        "Making a unit of a product takes the hours_per_unit of data/usage.csv on each resource it uses; in "
+        "a "
         "period a resource works at most its regular hours plus crew_hours for each extra crew hired.",
-        "Extra crews come whole, at most \\param{max_crews} per resource, each costing its crew_cost in every "
+        "Extra crews come whole, at most \\param{max_crews} per resource, each costing its crew_cost in "
+        "every "
         "period.",
         "The stock at the end of a period takes each unit's space, in total at most \\param{warehouse_space} "
         "cubic metres.",
@@ -52,13 +57,16 @@ SNOP = {
         "data/demand.parquet(product, period, demand)"),
     "objective": "Maximize the margin: sales revenue minus material, holding and extra crew costs.",
     "output_info": [
-        "\\var{make}, \\var{sell} and \\var{stock} list, for each product in the order of data/products.csv, its "
+        "\\var{make}, \\var{sell} and \\var{stock} list, for each product in the order of data/products.csv, "
+        "its "
         "quantities for periods 1 to periods.",
         "\\var{crews} lists, for each resource in the order of data/resources.csv, its extra crews.",
         "\\var{margin} is the plan's margin in euros.",
     ],
-    "output_format": ("{\"make\": [[make_p_t for t in 1, ..., T] for p in 1, ..., P], \"sell\": [[sell_p_t for t in 1, "
-                      "..., T] for p in 1, ..., P], \"stock\": [[stock_p_t for t in 1, ..., T] for p in 1, ..., P], "
+    "output_format": ("{\"make\": [[make_p_t for t in 1, ..., T] for p in 1, ..., P], "
+                      "\"sell\": [[sell_p_t for t in 1, "
+                      "..., T] for p in 1, ..., P], \"stock\": [[stock_p_t for t in 1, ..., T] for p in 1, "
+                      "..., P], "
                       "\"crews\": [crews_r for r in 1, ..., R], \"margin\": margin}"),
     "solver": "ANY",
 }
@@ -85,7 +93,9 @@ def instance(size: str, seed: int = 0) -> Instance:
     need = np.bincount(ru, weights=hpu * demand.mean(1)[pu], minlength=R)
     hours = np.round(need * rng.uniform(0.75, 0.95, R))
     crew_hours = np.round(hours * rng.uniform(0.1, 0.3, R))
-    crew_cost = np.round(crew_hours * np.where(rng.random(R) < 0.5, rng.uniform(2, 5, R), rng.uniform(25, 40, R)))
+    # a crew is clearly cheap or clearly dear per hour: few decisions hang on a cent
+    per_hour = np.where(rng.random(R) < 0.5, rng.uniform(2, 5, R), rng.uniform(25, 40, R))
+    crew_cost = np.round(crew_hours * per_hour)
     products = [f"PR{i + 1:05d}" for i in range(n)]
     resources = [f"RS{r + 1:03d}" for r in range(R)]
     pi, ti = np.nonzero(listed)
@@ -95,7 +105,8 @@ def instance(size: str, seed: int = 0) -> Instance:
                                "initial_stock": initial},
               "One row per product the plant makes.",
               {"product": "the product's identifier", "family": "the product family, for the sales reports",
-               "price": "the selling price of a unit, in euros", "material_cost": "the cost of making a unit, in euros",
+               "price": "the selling price of a unit, in euros",
+               "material_cost": "the cost of making a unit, in euros",
                "holding_cost": "the cost of a unit in stock at the end of a period, in euros",
                "space": "the warehouse space a unit takes, in cubic metres",
                "initial_stock": "units in stock before period 1"}),
@@ -121,8 +132,10 @@ def instance(size: str, seed: int = 0) -> Instance:
     return Instance(SNOP, data, tables, "max")
 
 
-def direct(folder: Path, relax: bool = False, time_limit: float | None = None, mps: Path | None = None) -> dict:
-    """The same model as reference/solver.py as arrays: make, sell, stock (product-major, then period), crews."""
+def direct(folder: Path, relax: bool = False, time_limit: float | None = None,
+           mps: Path | None = None) -> dict:
+    """The same model as reference/solver.py as arrays: make, sell, stock (product-major, then period),
+    crews."""
     data = read_data(folder)
     prod, res = read_table(folder, "products.csv"), read_table(folder, "resources.csv")
     usage, dem = read_table(folder, "usage.csv"), read_table(folder, "demand.parquet")

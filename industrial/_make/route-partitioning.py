@@ -1,10 +1,10 @@
 """route-partitioning: choose, among candidate delivery routes, a set that visits every customer exactly once.
 
-A set-partitioning MILP: one binary per candidate route (data/routes.csv, its stops in data/route_stops.parquet),
-every customer on exactly one chosen route, at most the vehicles of each depot (a transposed table), and the
-chosen routes' hours within the drivers' hours. The candidates are generated around a hidden partition (so the
-problem is always feasible): each customer's neighbours, in the depot's angular order.
-"""
+A set-partitioning MILP: one binary per candidate route (data/routes.csv, its stops in
+data/route_stops.parquet), every customer on exactly one chosen route, at most the vehicles of each depot (a
+transposed table), and the chosen routes' hours within the drivers' hours. The candidates are generated around
+a hidden partition (so the problem is always feasible): each customer's neighbours, in the depot's angular
+order."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ SNOP = {
     "name": "Tomorrow's delivery routes from candidate routes",
     "problem_type": "MILP",
     "problem_info": [
-        "A parcel carrier's planning desk has drawn up the candidate routes of data/routes.csv, each visiting the "
+        "A parcel carrier's planning desk has drawn up the candidate routes of data/routes.csv, each "
+        "visiting the "
         "customers listed for it in data/route_stops.parquet; \\var{use_{r}} is 1 when route r is driven "
         "tomorrow and 0 otherwise.",
         "Every customer of data/customers.csv is visited by exactly one route driven tomorrow.",
@@ -32,7 +33,8 @@ SNOP = {
         "read from data/vehicles.csv.",
         "The routes driven take at most \\param{driver_hours} hours together.",
         "A route driven costs its cost plus a dispatch fee of \\param{dispatch_fee} euros.",
-        "The order of the stops on a route and the customers' parcel counts were settled when the routes were "
+        "The order of the stops on a route and the customers' parcel counts were settled when the routes "
+        "were "
         "drawn up and change nothing here.",
         "Diesel cost \\param{diesel_price} euros per litre when the costs were computed.",
     ],
@@ -41,7 +43,8 @@ SNOP = {
         "data/customers.csv(customer, parcels, zone)\n"
         "data/routes.csv(route, depot, cost, hours)\n"
         "data/route_stops.parquet(route, stop, customer)\n"
-        "data/vehicles.csv, a transposed table: a first row naming every depot, a second row with its vehicles"),
+        "data/vehicles.csv, a transposed table: a first row naming every depot, a second row with its "
+        "vehicles"),
     "objective": "Minimize the cost of the routes driven, dispatch fees included.",
     "output_info": [
         "\\var{routes} lists the routes driven tomorrow, in the order of data/routes.csv.",
@@ -53,9 +56,9 @@ SNOP = {
 
 
 def candidates(rng, xy: np.ndarray, depot_xy: np.ndarray, count: int) -> list[np.ndarray]:
-    """At most `count` routes: a hidden partition (runs of 2 to 5 consecutive customers in angular order around
-    their nearest depot: a sweep), the other runs of 1 to 8 consecutive customers, then runs skipping every other
-    customer."""
+    """At most `count` routes: a hidden partition (runs of 2 to 5 consecutive customers in angular order
+    around their nearest depot: a sweep), the other runs of 1 to 8 consecutive customers, then runs skipping
+    every other customer."""
     near = np.argmin(((xy[:, None, :] - depot_xy[None, :, :]) ** 2).sum(-1), axis=1)
     angle = np.arctan2(*(xy - depot_xy[near]).T[::-1])
     order = np.lexsort((angle, near))
@@ -106,7 +109,8 @@ def instance(size: str, seed: int = 0) -> Instance:
         hours.append(round(km / 40 + 0.25 * len(r), 2))
         depot_of.append(d)
     cost, hours, depot_of = np.array(cost), np.array(hours), np.array(depot_of)
-    hidden = hidden_count(routes, n)  # the first `hidden` routes partition the customers: enough vehicles and hours
+    # the first `hidden` routes partition the customers: vehicles and hours are set to let them run
+    hidden = hidden_count(routes, n)
     vehicles = np.maximum(2, np.ceil(1.6 * np.bincount(depot_of[:hidden], minlength=nd)))
     customers = [f"K{i + 1:06d}" for i in range(n)]
     names = [f"R{k + 1:07d}" for k in range(len(routes))]
@@ -118,21 +122,26 @@ def instance(size: str, seed: int = 0) -> Instance:
               "One row per customer with a delivery tomorrow.",
               {"customer": "the customer's identifier", "parcels": "how many parcels the customer gets",
                "zone": "the postal zone of the customer's address"}),
-        Table("routes.csv", {"route": names, "depot": [depots[d] for d in depot_of], "cost": cost, "hours": hours},
+        Table("routes.csv",
+              {"route": names, "depot": [depots[d] for d in depot_of], "cost": cost, "hours": hours},
               "One row per candidate route the planning desk drew up.",
-              {"route": "the route's identifier", "depot": "the depot (a name of vehicles.csv) the route leaves from",
+              {"route": "the route's identifier",
+               "depot": "the depot (a name of vehicles.csv) the route leaves from",
                "cost": "the cost of driving the route, in euros, without the dispatch fee",
                "hours": "how long the route takes a driver, in hours"}),
         Table("route_stops.parquet", {"route": [names[k] for k in stops[:, 0]], "stop": stops[:, 1],
                                       "customer": [customers[i] for i in stops[:, 2]]},
               "One row per stop of a candidate route: the route visits that customer.",
-              {"route": "the route (a route of routes.csv)", "stop": "the stop's position along the route, from 1",
+              {"route": "the route (a route of routes.csv)",
+               "stop": "the stop's position along the route, from 1",
                "customer": "the customer visited (a customer of customers.csv)"}),
         Table("vehicles.csv", dict(zip(depots, vehicles.astype(int))),
-              "A transposed table: the first row names every depot (one column each), the second row gives how "
+              "A transposed table: the first row names every depot (one column each), the second row gives "
+              "how "
               "many vehicles that depot has tomorrow.", {}, transposed=True),
     ]
-    data = {"driver_hours": round(float(1.3 * hours[:hidden].sum()), 1), "dispatch_fee": 35, "diesel_price": 1.62}
+    data = {"driver_hours": round(float(1.3 * hours[:hidden].sum()), 1), "dispatch_fee": 35,
+            "diesel_price": 1.62}
     return Instance(SNOP, data, tables, "min")
 
 
@@ -145,7 +154,8 @@ def hidden_count(routes: list[np.ndarray], n: int) -> int:
     return k
 
 
-def direct(folder: Path, relax: bool = False, time_limit: float | None = None, mps: Path | None = None) -> dict:
+def direct(folder: Path, relax: bool = False, time_limit: float | None = None,
+           mps: Path | None = None) -> dict:
     """The same model as reference/solver.py as arrays: one binary per route (table order)."""
     data = read_data(folder)
     customers, routes = read_table(folder, "customers.csv"), read_table(folder, "routes.csv")

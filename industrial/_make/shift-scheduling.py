@@ -1,10 +1,9 @@
 """shift-scheduling: a roster of employees to shifts over the days of a horizon, with rest rules.
 
 One binary per employee, day and shift (none on an employee's days off), at most one shift a day, every shift
-staffed to its requirement or the shortfall paid for, a minimum rest between the end of one day's shift and the
-start of the next day's, at most max_consecutive working days in a row and at most max_days in all. Minimize wages
-plus shortfall penalties.
-"""
+staffed to its requirement or the shortfall paid for, a minimum rest between the end of one day's shift and
+the start of the next day's, at most max_consecutive working days in a row and at most max_days in all.
+Minimize wages plus shortfall penalties."""
 
 from __future__ import annotations
 
@@ -26,18 +25,25 @@ SNOP = {
     "name": "A ward's staff roster with rest rules",
     "problem_type": "MILP",
     "problem_info": [
-        "A care home rosters the employees of data/employees.csv onto the shifts of data/shifts.csv on days 1, ..., "
-        "\\param{days}: \\var{work_{e,d,s}} is 1 when employee e works shift s on day d, and \\var{short_{d,s}} "
+        "A care home rosters the employees of data/employees.csv onto the shifts of data/shifts.csv on days "
+        "1, ..., "
+        "\\param{days}: \\var{work_{e,d,s}} is 1 when employee e works shift s on day d, and "
+        "\\var{short_{d,s}} "
         "is how many people shift s on day d lacks.",
-        "An employee works at most one shift a day, and none on the days listed for them in data/days_off.csv.",
+        "An employee works at most one shift a day, and none on the days listed for them in "
+        "data/days_off.csv.",
         "Every shift on every day has at least the staff of data/requirements.csv working, apart from its "
         "shortfall; each person short costs \\param{shortage_penalty} euros.",
-        "Between the end of an employee's shift on one day and the start of their shift on the next day there are "
-        "at least \\param{min_rest} hours; a shift starts at start_hour on its day and lasts its hours (it may end "
+        "Between the end of an employee's shift on one day and the start of their shift on the next day "
+        "there are "
+        "at least \\param{min_rest} hours; a shift starts at start_hour on its day and lasts its hours (it "
+        "may end "
         "after midnight).",
-        "Nobody works more than \\param{max_consecutive} days in a row, nor more days in all than their max_days.",
+        "Nobody works more than \\param{max_consecutive} days in a row, nor more days in all than their "
+        "max_days.",
         "An employee is paid their wage per hour for the hours of each shift they work.",
-        "The contract column is kept for payroll, and the canteen opens at \\param{canteen_opens} o'clock; neither "
+        "The contract column is kept for payroll, and the canteen opens at \\param{canteen_opens} o'clock; "
+        "neither "
         "changes the roster.",
     ],
     "input_format": (
@@ -53,8 +59,10 @@ SNOP = {
         "\\var{short} lists every shift and day with a shortfall as {day, shift, people}.",
         "\\var{total_cost} is the wages plus the penalties, in euros.",
     ],
-    "output_format": ("{\"roster\": [{\"employee\": employee, \"day\": day, \"shift\": shift} for each shift worked], "
-                      "\"short\": [{\"day\": day, \"shift\": shift, \"people\": people} for each shortfall > 0], "
+    "output_format": ("{\"roster\": [{\"employee\": employee, \"day\": day, \"shift\": shift} "
+                      "for each shift worked], "
+                      "\"short\": [{\"day\": day, \"shift\": shift, \"people\": people} for each shortfall > "
+                      "0], "
                       "\"total_cost\": total_cost}"),
     "solver": "ANY",
 }
@@ -97,9 +105,10 @@ def instance(size: str, seed: int = 0) -> Instance:
     return Instance(SNOP, data, tables, "min")
 
 
-def direct(folder: Path, relax: bool = False, time_limit: float | None = None, mps: Path | None = None) -> dict:
-    """The same model as reference/solver.py as arrays: work over the (employee, day, shift) triples that are not
-    on a day off (employee-major, then day, then shift), then short (day-major)."""
+def direct(folder: Path, relax: bool = False, time_limit: float | None = None,
+           mps: Path | None = None) -> dict:
+    """The same model as reference/solver.py as arrays: work over the (employee, day, shift) triples that are
+    not on a day off (employee-major, then day, then shift), then short (day-major)."""
     data = read_data(folder)
     emp, sh = read_table(folder, "employees.csv"), read_table(folder, "shifts.csv")
     req, off = read_table(folder, "requirements.csv"), read_table(folder, "days_off.csv")
