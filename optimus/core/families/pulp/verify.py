@@ -257,10 +257,8 @@ def judge(claimed: dict, raw: dict, wanted_sense: str | None = None, bad_values:
     check = raw.get("values_check")
     if check and status in WITH_VALUES:
         findings += _values_findings(check, status, objective, offset, mip)
-    incumbent = None
-    if status == "time_limit" and _number(objective):
-        incumbent, more = incumbent_of(claimed, sense, resolves, offset, mip)
-        findings += more
+    incumbent, more = incumbent_of(claimed, sense, resolves, offset, mip) if status == "time_limit" else (None, [])
+    findings += more
     statuses = ", ".join(f"{r['status']}{' ' + number(r['objective'] + offset) if _number(r.get('objective')) else ''}"
                          f" ({r['solver']})" for r in resolves)
     if findings:
@@ -275,11 +273,13 @@ def judge(claimed: dict, raw: dict, wanted_sense: str | None = None, bad_values:
 
 
 def incumbent_of(claimed: dict, sense: str, resolves: list[dict], offset: float,
-                 mip: bool) -> tuple[dict, list[str]]:
+                 mip: bool) -> tuple[dict | None, list[str]]:
     """An answer at a time limit: its objective, bound and gap (a fraction, recomputed from the two: the gap the
     verdict states is ours), and what contradicts them: a bound on the wrong side of the objective, a gap smaller
     than objective and bound allow, a re-solve that found a solution better than the bound says exists."""
-    objective, bound, said = claimed["objective"], claimed.get("bound"), claimed.get("gap")
+    objective, bound, said = claimed.get("objective"), claimed.get("bound"), claimed.get("gap")
+    if not _number(objective):
+        return None, []  # no incumbent: nothing to verify by substitution
     if not _number(bound):
         return {"objective": objective, "bound": None, "gap": None, "claimed_gap": said}, []
     findings, distance = [], abs(objective - bound)
