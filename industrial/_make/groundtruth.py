@@ -46,6 +46,8 @@ def mps_relaxation(path: Path, constant: float = 0.0) -> dict:
     h.readModel(str(path))
     lp = h.getLp()
     h.setOptionValue("solve_relaxation", True)
+    h.setOptionValue("solver", "ipm")  # as common.interior_point: the simplex takes many minutes at 1e5
+    h.setOptionValue("run_crossover", "off")
     t0 = time.perf_counter()
     h.run()
     status = h.modelStatusToString(h.getModelStatus())
