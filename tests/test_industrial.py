@@ -9,6 +9,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -28,6 +31,8 @@ def _load(path: Path, name: str):
 build = _load(INDUSTRIAL / "_make" / "build.py", "industrial_build")
 groundtruth = _load(INDUSTRIAL / "_make" / "groundtruth.py", "industrial_groundtruth")
 CLASSES = sorted(build.classes())
+MUTATED = [c for c in CLASSES if hasattr(build.classes()[c], "wrong")]  # classes that say how to break an output
+CONFTEST = ROOT / "optimus" / "core" / "testing" / "conftest.py"
 SKIP = {"runs", "__pycache__", ".pytest_cache"}
 
 
@@ -79,6 +84,33 @@ def test_committed_folders_are_complete(cls):
         readme = (folder / "data" / "README.md").read_text()
         for t in tables:
             assert f"## {Path(t).name}" in readme, f"{folder.name}/data/README.md has no section for {t}"
+
+
+def supervised(folder: Path, output: dict, solution: dict, work: Path) -> subprocess.CompletedProcess:
+    """The folder's supervised tests on `output`, laid out as the harness lays them out (data/ beside them)."""
+    work.mkdir()
+    for path in [CONFTEST, folder / "data.json", *(folder / "tests").glob("test_*.py")]:
+        shutil.copy(path, work)
+    shutil.copytree(folder / "data", work / "data")
+    (work / "output.json").write_text(json.dumps(output))
+    (work / "solution.json").write_text(json.dumps(solution))
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "."], cwd=work,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("cls", MUTATED)
+def test_supervised_tests_accept_the_reference_output_and_reject_a_broken_one(cls, tmp_path):
+    folder = INDUSTRIAL / f"{cls}-1e3"
+    solution, work = groundtruth.run_reference(folder)
+    try:
+        output = json.loads((work / "output.json").read_text())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    accepted = supervised(folder, output, solution, tmp_path / "accept")
+    assert accepted.returncode == 0, f"{cls}: the reference output fails its tests:\n{accepted.stdout[-2000:]}"
+    rejected = supervised(folder, build.classes()[cls].wrong(output), solution, tmp_path / "reject")
+    assert rejected.returncode == 1 and " failed" in rejected.stdout and " error" not in rejected.stdout, (
+        f"{cls}: a broken output is not rejected by a failing test:\n{rejected.stdout[-2000:]}")
 
 
 def test_transposed_table_is_one_row_of_names_and_one_of_values(tmp_path):

@@ -114,3 +114,8 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
                np.concatenate([np.ones(nl), -dem[lc]]))  # per lane: at most the demand, only when open
     m.add_rows(-np.inf, d["max_open"], np.zeros(nf, int), y, 1.0)
     return m.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: the first shipment left out (a customer short)."""
+    return {**output, "shipments": output["shipments"][1:]}

@@ -92,3 +92,8 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
     m.add_rows(1.0, 1.0, oj, x, 1.0)
     m.add_rows(-np.inf, crews["available_hours"].astype(float), oc, x, opts["hours"].astype(float))
     return m.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: the first job has no crew."""
+    return {**output, "assignment": output["assignment"][1:]}

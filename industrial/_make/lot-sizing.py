@@ -135,3 +135,9 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
     m.add_rows(-np.inf, cap, np.concatenate([t, t]), np.concatenate([make.ravel(), setup.ravel()]),
                np.concatenate([np.repeat(per_case, T), np.repeat(setup_h, T)]))
     return m.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: one more case filled than the stock balance allows."""
+    first = dict(output["plan"][0], make=[output["plan"][0]["make"][0] + 1, *output["plan"][0]["make"][1:]])
+    return {**output, "plan": [first, *output["plan"][1:]]}

@@ -135,3 +135,9 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
     model.add_rows(-np.inf, np.zeros(m * k), np.concatenate([r, r]), np.concatenate([x[a, j], y[a]]),
                    np.concatenate([np.ones(m * k), -crates[j]]))
     return model.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: a link that carries crates is no longer leased."""
+    used = output["flows"][0]["link"]
+    return {**output, "leased": [a for a in output["leased"] if a != used]}

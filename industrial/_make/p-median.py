@@ -90,3 +90,8 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
                np.concatenate([np.ones(len(fs)), -np.ones(len(fs))]))
     m.add_rows(float(d["clinics"]), float(d["clinics"]), np.zeros(n, int), y, 1.0)
     return m.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: one clinic fewer than the board opens, its towns stranded."""
+    return {**output, "clinics": output["clinics"][:-1]}

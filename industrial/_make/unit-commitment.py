@@ -120,3 +120,9 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
                np.concatenate([start.ravel(), on.ravel(), on[:, :-1].ravel()]),
                np.concatenate([np.ones(n * T), -np.ones(n * T), np.ones(n * (T - 1))]))
     return m.solve(relax=relax, time_limit=time_limit)
+
+
+def wrong(output: dict) -> dict:
+    """An output the supervised tests must reject: every unit off in the first hour, the load unmet."""
+    off = [dict(r, on=[0, *r["on"][1:]], power=[0, *r["power"][1:]]) for r in output["schedule"]]
+    return {**output, "schedule": off}
