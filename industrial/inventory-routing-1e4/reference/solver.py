@@ -1,6 +1,6 @@
 """Refilling tanks (industrial/inventory-routing): inventory routing under fill-to-the-brim visits, a MILP in
-pyoptinterface on HiGHS. A customer's plan is a chain of intervals (visit day a, next visit day b) in which its
-tank does not run dry; the litres delivered at b and the stock held on days a..b-1 follow from the data."""
+pyoptinterface on HiGHS. A customer's plan is a chain of intervals (visit day a, next visit day b) in which
+its tank does not run dry; the litres delivered at b and the stock held on days a..b-1 follow from the data."""
 
 import json
 import os

@@ -1,4 +1,5 @@
-"""A production plan (industrial/production-planning): multi-period, multi-product, a MILP in pyoptinterface on HiGHS."""
+"""A production plan (industrial/production-planning): multi-period, multi-product, a MILP in pyoptinterface
+on HiGHS."""
 
 import json
 import os

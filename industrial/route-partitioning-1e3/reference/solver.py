@@ -1,4 +1,5 @@
-"""Routes from candidates (industrial/route-partitioning): set partitioning, a MILP in pyoptinterface on HiGHS."""
+"""Routes from candidates (industrial/route-partitioning): set partitioning, a MILP in pyoptinterface on
+HiGHS."""
 
 import csv
 import json

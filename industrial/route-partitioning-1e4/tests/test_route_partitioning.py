@@ -1,4 +1,5 @@
-"""Supervised tests of tomorrow's routes (industrial/route-partitioning) against data.json and the tables in data/."""
+"""Supervised tests of tomorrow's routes (industrial/route-partitioning) against data.json and the tables in
+data/."""
 
 import csv
 import os

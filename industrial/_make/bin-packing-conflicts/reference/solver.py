@@ -1,4 +1,5 @@
-"""Parcels into containers with conflicts (industrial/bin-packing-conflicts): a MILP in pyoptinterface on HiGHS."""
+"""Parcels into containers with conflicts (industrial/bin-packing-conflicts): a MILP in pyoptinterface on
+HiGHS."""
 
 import csv
 import json

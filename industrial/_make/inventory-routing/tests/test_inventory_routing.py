@@ -1,4 +1,5 @@
-"""Supervised tests of a refilling plan (industrial/inventory-routing) against data.json and the tables in data/."""
+"""Supervised tests of a refilling plan (industrial/inventory-routing) against data.json and the tables in
+data/."""
 
 import os
 from collections import Counter, defaultdict

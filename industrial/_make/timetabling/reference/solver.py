@@ -1,4 +1,5 @@
-"""A weekly timetable (industrial/timetabling): courses to periods and rooms, a MILP in pyoptinterface on HiGHS."""
+"""A weekly timetable (industrial/timetabling): courses to periods and rooms, a MILP in pyoptinterface on
+HiGHS."""
 
 import json
 import os
