@@ -17,6 +17,8 @@ folder (committed industrial/<class>-<size>, else written into --out by industri
   the program's solve seconds; its peak from the re-check's own report;
 - layers (once per size, unless --no-layers): bench/bench_layers.py's facility model of that many variables built
   and written with PuLP and with pyoptinterface (the chosen layer), each in its own process.
+Peaks are ru_maxrss, which Linux carries over fork and exec: a child's never reads below this script's own resident
+size when it started (~110 MiB), so small sizes show that floor; at 10^5 and up the runs' own peaks are far above it.
 The last line sums up the largest size (the worst class where several ran):
     scale 1000000 vars: build ratio 1.42, recheck ratio 1.10, peak MiB 900, prompt ratio 1.00
 Targets (issue 30): build ratio <= 2, recheck ratio <= 1.3, peak <= 2048 MiB, prompt ratio 1.00. Prints numbers
