@@ -157,14 +157,17 @@ def test_infeasible_verified_is_an_answer_for_a_repair_round_not_a_failure_to_fi
     assert second["problem"] == first["variant"] and second["outcome"] == "stopped"
 
 
-def test_without_the_repair_option_an_unexpected_infeasible_is_still_sent_to_fix(tmp_path):
+def test_without_the_repair_option_an_unexpected_infeasible_is_reviewed_not_fixed(tmp_path):
+    """Outside optimus repair, a proven infeasibility nobody expected is read against its statements once (the
+    review, issue 31) and answered; it is never sent to fix, which could only weaken the user's constraints."""
     folder = tmp_path / "p"
     shutil.copytree(ROOT / "nlp4lp" / "15-infeasible", folder, ignore=shutil.ignore_patterns("runs", "variants"))
     (folder / "expected.json").unlink()  # like a variant: nobody knows the answer
     problem = load_problem(folder)
     options = Options(mode="supervised", limits=LIMITS, max_fix=1)
     report = solve(problem, LLMClient(ReferenceBackend(problem)), get_backend("process"), RunStore(folder), options)
-    assert report.attempts.get("fix") == 1 and not report.verified
+    assert report.attempts.get("review") == 1 and not report.attempts.get("fix")
+    assert report.verified and report.status == "infeasible"
 
 
 def test_a_new_problem_folder_ignores_its_runs_and_variants(tmp_path):
