@@ -38,7 +38,7 @@ def load(path: Path, name: str | None = None):
 
 
 sys.path.insert(0, str(HERE))  # class modules `import common` (industrial/ is not a package)
-import common  # noqa: E402
+import common
 
 
 @functools.cache

@@ -101,7 +101,7 @@ def direct(folder: Path, relax: bool = False, time_limit: float | None = None) -
     ci = {c: j for j, c in enumerate(custs["customer"])}
     ls = np.array([si[s] for s in lanes["site"]])
     lc = np.array([ci[c] for c in lanes["customer"]])
-    nf, nc, nl = len(si), len(ci), len(ls)
+    nf, nl = len(si), len(ls)
     dem, cap = custs["demand"].astype(float), sites["capacity"].astype(float)
     m = ArrayModel("min")
     y = m.add_vars(nf, sites["fixed_cost"], 0, 1, integer=True)

@@ -2,7 +2,6 @@
 
 import csv
 import os
-from collections import defaultdict
 from pathlib import Path
 
 import duckdb

@@ -1,7 +1,6 @@
 """Supervised tests of a clinic plan (industrial/p-median) against data.json and the tables in data/."""
 
 import os
-from collections import defaultdict
 from pathlib import Path
 
 import duckdb

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import time
-from collections import defaultdict
 
 import duckdb
 import pyoptinterface as poi
