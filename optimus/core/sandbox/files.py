@@ -93,19 +93,7 @@ def read_result_file(workdir: Path, name: str, max_bytes: int | None = None) -> 
     if "/" in name or name in ("", ".", ".."):
         raise SandboxError(f"result file name {name!r} must be a plain file name")
     path = Path(workdir) / name
-    try:
-        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        kind = "it is a symlink, which the harness never follows" if path.is_symlink() else exc.strerror
-        raise SandboxError(f"cannot read result file {path}: {kind}") from None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SandboxError(f"result file {path} is not a regular file (it is {_kind(info.st_mode)})")
-        if info.st_size > limit:
-            raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {limit} limit in bytes "
-                               "(OPTIMUS_MAX_RESULT_MB sets it)")
+    with _open_result(path, limit, "(OPTIMUS_MAX_RESULT_MB sets it)") as f:
         data = f.read(limit + 1)
     if len(data) > limit:  # it grew after the size check
         raise SandboxError(f"result file {path} is over the {limit} limit in bytes")
@@ -116,21 +104,31 @@ def copy_result_file(workdir: Path, name: str, dest: Path, max_bytes: int) -> No
     """Copy a file the sandboxed code wrote to `dest`, streamed (a model of a million rows is hundreds of MB),
     refusing what read_result_file refuses: a symlink, a special file, more than `max_bytes`."""
     path = Path(workdir) / name
+    with _open_result(path, max_bytes) as src, open(dest, "wb") as out:
+        shutil.copyfileobj(src, out, 1 << 20)
+        if out.tell() > max_bytes:  # it grew after the size check
+            raise SandboxError(f"result file {path} is over the {max_bytes} limit in bytes")
+
+
+def _open_result(path: Path, limit: int, how: str = ""):
+    """The result file opened without following a link or blocking on a FIFO; a regular file of at most `limit`
+    bytes, or SandboxError saying why not."""
     try:
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         kind = "it is a symlink, which the harness never follows" if path.is_symlink() else exc.strerror
         raise SandboxError(f"cannot read result file {path}: {kind}") from None
-    with os.fdopen(fd, "rb") as src:
-        info = os.fstat(src.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SandboxError(f"result file {path} is not a regular file (it is {_kind(info.st_mode)})")
-        if info.st_size > max_bytes:
-            raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {max_bytes} limit in bytes")
-        with open(dest, "wb") as out:
-            shutil.copyfileobj(src, out, 1 << 20)
-            if out.tell() > max_bytes:  # it grew after the size check
-                raise SandboxError(f"result file {path} is over the {max_bytes} limit in bytes")
+    f = os.fdopen(fd, "rb")
+    info = os.fstat(f.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        f.close()
+        raise SandboxError(f"result file {path} is not a regular file (it is {_kind(info.st_mode)})")
+    if info.st_size > limit:
+        f.close()
+        raise SandboxError(f"result file {path} is {info.st_size} bytes, over the {limit} limit in bytes"
+                           + (f" {how}" if how else ""))
+    return f
 
 
 def write_beside_results(workdir: Path, name: str, text: str) -> Path:
