@@ -89,44 +89,9 @@ def market_split(rows: int, cols: int, seed: int) -> dict:
 
 
 def rules_program() -> str:
-    """A program written as solver_pulp.txt teaches: its own status, bound and gap lines."""
-    return textwrap.dedent("""
-        import json, os
-        import pyoptinterface as poi
-        from pyoptinterface import highs
-
-        d = json.load(open("data.json"))
-        highs.autoload_library()
-        m = highs.Model()
-        m.set_model_attribute(poi.ModelAttribute.Silent, True)
-        R, C = range(len(d["targets"])), range(len(d["weights"][0]))
-        x = {j: m.add_variable(domain=poi.VariableDomain.Binary, name=f"x_{j}") for j in C}
-        over = {i: m.add_variable(lb=0, name=f"over_{i}") for i in R}
-        under = {i: m.add_variable(lb=0, name=f"under_{i}") for i in R}
-        for i in R:
-            m.add_linear_constraint(poi.quicksum(d["weights"][i][j] * x[j] for j in C) - over[i] + under[i],
-                                    poi.Eq, d["targets"][i], name=f"s1_split_{i}")
-        m.set_objective(poi.quicksum(over[i] + under[i] for i in R), poi.ObjectiveSense.Minimize)
-        m.write("model.mps")
-        if os.environ.get("OPTIMUS_TIME_LIMIT"):
-            m.set_model_attribute(poi.ModelAttribute.TimeLimitSec, float(os.environ["OPTIMUS_TIME_LIMIT"]))
-        if os.environ.get("OPTIMUS_THREADS"):
-            m.set_raw_parameter("threads", int(os.environ["OPTIMUS_THREADS"]))
-        m.optimize()
-        T = poi.TerminationStatusCode
-        term = m.get_model_attribute(poi.ModelAttribute.TerminationStatus)
-        has_solution = m.get_model_attribute(poi.ModelAttribute.PrimalStatus) == poi.ResultStatusCode.FEASIBLE_POINT
-        status = {T.OPTIMAL: "optimal", T.INFEASIBLE: "infeasible", T.DUAL_INFEASIBLE: "unbounded",
-                  T.TIME_LIMIT: "time_limit"}.get(term, "error")
-        solution = {"status": status, "objective": None}
-        if status in ("optimal", "time_limit") and has_solution:
-            solution["objective"] = m.get_model_attribute(poi.ModelAttribute.ObjectiveValue)
-            solution["values"] = {m.get_variable_name(v): m.get_value(v)
-                                  for v in (*x.values(), *over.values(), *under.values())}
-            if status == "time_limit":
-                solution.update(bound=m.get_raw_info_double("mip_dual_bound"), gap=m.get_raw_info_double("mip_gap"))
-        json.dump(solution, open("solution.json", "w"))
-    """)
+    """A program written as solver_pulp.txt teaches, with its own status, bound and gap lines: the reference program
+    of tests/fixtures/time_limit (the market split above)."""
+    return (ROOT / "tests" / "fixtures" / "time_limit" / "reference" / "solver.py").read_text()
 
 
 def test_a_time_limit_too_short_to_prove_optimality_reports_incumbent_bound_and_gap(tmp_path):
