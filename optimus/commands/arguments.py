@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from optimus.commands.parser import build_parser
 from optimus.core.errors import ConfigError
 
 
@@ -31,8 +32,6 @@ CLI_ONLY = {"help", "func", "json", "dir", "dirs", "run_dir", "question", "show"
 
 @cache
 def _actions(command: str) -> dict[str, argparse.Action]:
-    from optimus.commands.cli import build_parser
-
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     return {a.dest: a for a in sub.choices[command]._actions}
 
