@@ -85,3 +85,18 @@ def test_a_proven_infeasibility_says_each_fact_once(tmp_path):
     assert done.stderr.count(batch) == 1, done.stderr
     assert done.stderr.count("smallest relaxation") + done.stderr.count("Smallest relaxation") == 1
     assert "verified: the re-solve or expected.json agrees" not in done.stderr
+
+
+def test_one_quantity_is_one_number_where_the_resolve_differs_only_by_float_noise():
+    from optimus.core.families.pulp.verify import judge
+    from optimus.core.terminal import number
+
+    raw = {"model": {"integers": 0, "sense": "min"},
+           "highs": {"solver": "HiGHS", "status": "optimal", "objective": 6.13492965, "bound": 6.13492965}}
+    claimed = {"status": "optimal", "objective": 6.13492955}
+    assert number(6.13492965) != number(6.13492955)  # the two round apart at 8 digits
+    verdict = judge(claimed, raw)
+    assert verdict.outcome == "agrees" and f"optimal {number(6.13492955)} (HiGHS)" in verdict.summary
+    milp = {**raw, "model": {"integers": 3, "sense": "min"}, "mip_gap": 0.05}
+    apart = judge({"status": "optimal", "objective": 6.2}, milp)  # a MILP within the user's gap
+    assert f"optimal {number(6.13492965)} (HiGHS)" in apart.summary  # a different value keeps its own

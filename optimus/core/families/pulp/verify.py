@@ -259,7 +259,8 @@ def judge(claimed: dict, raw: dict, wanted_sense: str | None = None, bad_values:
         findings += _values_findings(check, status, objective, offset, mip)
     incumbent, more = incumbent_of(claimed, sense, resolves, offset, mip) if status == "time_limit" else (None, [])
     findings += more
-    statuses = ", ".join(f"{r['status']}{' ' + number(r['objective'] + offset) if _number(r.get('objective')) else ''}"
+    statuses = ", ".join(f"{r['status']}"
+                         f"{' ' + as_claimed(r['objective'] + offset, objective) if _number(r.get('objective')) else ''}"
                          f" ({r['solver']})" for r in resolves)
     if findings:
         outcome, summary = "disagrees", f"re-solve disagrees: {findings[0]}"
@@ -392,6 +393,15 @@ def _range(lo: float, hi: float, found: str | None) -> str:
 
 def _how(r: dict) -> str:
     return ", stopped at its time limit" if r["status"] == "time_limit" else ""
+
+
+def as_claimed(found: float, claimed: Any) -> str:
+    """A re-solve's objective as the terminal shows it: where it is the program's own but for float noise (within
+    1e-7 relative), rounded as the program's is, so one quantity never reads as two numbers (6.1349296 beside
+    6.1349297); otherwise its own rounding."""
+    if _number(claimed) and math.isclose(found, claimed, rel_tol=1e-7, abs_tol=1e-9):
+        return number(claimed)
+    return number(found)
 
 
 def _fmt(x: Any) -> str:
