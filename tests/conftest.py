@@ -5,6 +5,10 @@ import pytest
 from optimus.core.sandbox import get_backend
 from tests.scripted_server import scripted_llm  # noqa: F401
 
+# Problem folders used as fixtures carry their own tests of a program's output (fixtures data, output, …): the
+# harness runs those in a sandbox; the suite itself never collects them.
+collect_ignore_glob = ["fixtures/*"]
+
 
 @pytest.fixture(scope="session")
 def sandbox():
