@@ -179,6 +179,9 @@ class ArrayModel:
         """Build in highspy, optionally write `mps`, solve; times in seconds since the model's creation."""
         import highspy
 
+        # HiGHS keeps one scheduler per process: a run asking another thread count than an earlier HiGHS of this
+        # process (a test suite, a bench) fails unless the scheduler is reset first.
+        highspy.Highs.resetGlobalScheduler(True)
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", threads)

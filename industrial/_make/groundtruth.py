@@ -40,6 +40,7 @@ def mps_relaxation(path: Path, constant: float = 0.0) -> dict:
     """Rows, columns, nonzeros and LP relaxation value of a model file, read and solved by HiGHS."""
     import highspy
 
+    highspy.Highs.resetGlobalScheduler(True)  # one thread, whatever HiGHS ran before in this process (common.py)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
