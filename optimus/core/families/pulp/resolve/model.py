@@ -155,7 +155,7 @@ def solve_highs(model: Model, time_limit: float, options: SolveOptions = SolveOp
     info = h.getInfo()
     has_point = int(info.primal_solution_status) == 2
     objective = float(info.objective_function_value) if has_point and status != "unbounded" else None
-    if start is not None and objective is not None and not _costs(h, objective):
+    if start is not None and objective is not None and not _costs(model, h, objective):
         # Measured (HiGHS 1.16, a start with presolve on): an objective and bound its own point does not cost.
         # The start only saves time; without it HiGHS's word is its own again.
         return solve_highs(model, max(0.05, time_limit - (time.monotonic() - started)), options)
@@ -166,9 +166,10 @@ def solve_highs(model: Model, time_limit: float, options: SolveOptions = SolveOp
             "seconds": round(time.monotonic() - started, 4)}
 
 
-def _costs(h, objective: float) -> bool:
-    """Whether HiGHS's point costs the objective it reports (cost · x + offset), within a relative 1e-6."""
-    lp = h.getLp()
+def _costs(model: Model, h, objective: float) -> bool:
+    """Whether HiGHS's point costs the objective it reports (cost · x + offset), within a relative 1e-6. The costs
+    are the model's as read (h.getLp() would copy the whole matrix: hundreds of MB at 10^6 rows)."""
+    lp = model.lp
     at_point = float(np.dot(np.asarray(lp.col_cost_), np.asarray(h.getSolution().col_value))) + float(lp.offset_)
     return abs(at_point - objective) <= 1e-6 * max(1.0, abs(at_point), abs(objective))
 
