@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from optimus.commands.api import Solve, prepare_solve
 from optimus.commands.api import run_solve as run_solve_setup
 from optimus.core import families
 from optimus.core.assumptions import result_lines
+from optimus.core.diagnose import infeasible_message
 from optimus.core.llm import registry
 from optimus.core.report import Report
 from optimus.core.solver_options import SolverOptions
@@ -163,15 +163,6 @@ def result_line(report: Report) -> tuple[str, str, str]:
     return line[:len(head)], line[len(head):len(line) - len(tail)], line[len(line) - len(tail):]
 
 
-def without_quoted_statements(diagnosis: str, result: str) -> str:
-    """The diagnosis without the sentences the result line already said: the conflicting statements quoted, the
-    smallest relaxation."""
-    for said in ("These statements cannot all hold", "Smallest relaxation"):
-        if said.lower() in result.lower():
-            diagnosis = re.sub(rf"{said}: .*?\.(?= Conflicting| Smallest| Or,| If |$) ?", "", diagnosis)
-    return diagnosis
-
-
 def summarize(report: Report, console: Console, show_all: bool = False) -> None:
     colour = "green" if report.verified else "yellow" if report.status == "ran" else "red"
     head, message, meaning = result_line(report)
@@ -197,7 +188,9 @@ def summarize(report: Report, console: Console, show_all: bool = False) -> None:
         console.print(f"  verify: {verification['summary']}", markup=False)
     diagnosis = verification.get("diagnosis") or {}
     if diagnosis.get("message"):
-        said = without_quoted_statements(diagnosis["message"], report.message or "")
+        said = diagnosis["message"]
+        if report.review and report.verified and diagnosis.get("parts"):  # the answer above quoted both already
+            said = infeasible_message(diagnosis["parts"], skip=("statements", "relaxation"))
         console.print(f"  [bold]diagnosis[/]: {escape(said)}")
     usage = report.llm_usage
     samples = (report.consensus or {}).get("samples") or 1

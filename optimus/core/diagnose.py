@@ -71,30 +71,36 @@ def explain_infeasible(found: dict, statements: list[str], data: dict | None = N
     rows = found.get("rows", [])
     ids = sorted({k for k in map(statement_of, rows) if k is not None})
     unnamed = [r for r in rows if statement_of(r) is None]
-    lines = []
+    parts: dict[str, str] = {}  # sentence by what it says: a verdict that said some already skips those
     if ids:
-        lines.append("These statements cannot all hold: " + ", ".join(quote(k, statements) for k in ids) + ".")
+        parts["statements"] = ("These statements cannot all hold: " + ", ".join(quote(k, statements) for k in ids)
+                               + ".")
     if unnamed:
-        lines.append(f"Rows named after no statement take part too: {_names(unnamed)}.")
+        parts["unnamed"] = f"Rows named after no statement take part too: {_names(unnamed)}."
     if not rows:
-        lines.append("No conflicting subset was found within the time limit.")
+        parts["rows"] = "No conflicting subset was found within the time limit."
     else:
-        lines.append(f"Conflicting constraints in the captured model: {_names(rows)}"
-                     + (f" (with the bounds of {_names(found['columns'])})" if found.get("columns") else "")
-                     + ("" if found.get("irreducible", True) else "; not proven irreducible") + ".")
+        parts["rows"] = (f"Conflicting constraints in the captured model: {_names(rows)}"
+                         + (f" (with the bounds of {_names(found['columns'])})" if found.get("columns") else "")
+                         + ("" if found.get("irreducible", True) else "; not proven irreducible") + ".")
     relax = found.get("relaxation") or {}
     changes = [change_text(c, statements, data) for c in relax.get("changes", [])]
     if changes:
-        lines.append("Smallest relaxation: " + "; ".join(changes) + ".")
+        parts["relaxation"] = "Smallest relaxation: " + "; ".join(changes) + "."
     alternatives = (change_text(c, statements, data) for c in relax.get("alternatives", []))
     others = [t for t in alternatives if t not in changes]
     if others:
-        lines.append("Or, moving one limit alone: " + "; ".join(others) + ".")
-    lines.append("If the problem should be feasible, one of these statements is probably encoded wrongly "
-                 "(direction, scale, units, or index range); check each against its text.")
+        parts["alternatives"] = "Or, moving one limit alone: " + "; ".join(others) + "."
+    parts["advice"] = ("If the problem should be feasible, one of these statements is probably encoded wrongly "
+                       "(direction, scale, units, or index range); check each against its text.")
     return {"kind": "infeasible", "statements": [f"s{k}" for k in ids], "rows": rows, "method": found.get("method"),
-            "irreducible": found.get("irreducible", True), "relaxation": relax,
-            "message": "The captured model is infeasible. " + " ".join(lines)}
+            "irreducible": found.get("irreducible", True), "relaxation": relax, "parts": parts,
+            "message": infeasible_message(parts)}
+
+
+def infeasible_message(parts: dict[str, str], skip: tuple[str, ...] = ()) -> str:
+    """The diagnosis of an infeasible model in words; `skip`: the parts a verdict above it already said."""
+    return "The captured model is infeasible. " + " ".join(v for k, v in parts.items() if k not in skip)
 
 
 def change_text(change: dict, statements: list[str] = (), data: dict | None = None) -> str:
@@ -121,7 +127,7 @@ def name_limits(diagnosis: dict, statements: list[str], data: dict, prober: Prob
     alone = (changes if len(changes) == 1 else []) + list(relax.get("alternatives") or [])
     mapped = [map_change(c, statements, data) for c in changes + list(relax.get("alternatives") or [])]
     covered = {m[0].key for m in mapped if m}  # keys another change already names, as repair skips them
-    message, named = diagnosis.get("message", ""), {}
+    message, named, parts = diagnosis.get("message", ""), {}, dict(diagnosis.get("parts") or {})
     for change in alone:
         row = change.get("row", "")
         if row in named or map_change(change, statements, data):
@@ -129,8 +135,13 @@ def name_limits(diagnosis: dict, statements: list[str], data: dict, prober: Prob
         found = searched_limit(row, statements, data, prober, covered)
         if found is not None:
             named[row] = f"{found.what} (for row {row}, {found.source})"
-            message = message.replace(change_text(change, statements, data), named[row])
-    return {**diagnosis, "message": message, "named_limits": named} if named else diagnosis
+            said = change_text(change, statements, data)
+            parts = {k: v.replace(said, named[row]) for k, v in parts.items()}
+            message = message.replace(said, named[row])  # a diagnosis read back from an older report has no parts
+    if not named:
+        return diagnosis
+    return {**diagnosis, "parts": parts, "message": infeasible_message(parts) if parts else message,
+            "named_limits": named}
 
 
 def searched_limit(row: str, statements: list[str], data: dict, prober: Prober, covered: set[str]) -> Candidate | None:
