@@ -80,7 +80,8 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
     client = registry.get_client(llm, problem, transcript=run.dir / "transcript.jsonl", use_cache=use_cache,
                                  **llm_settings)
     client.max_calls = max_calls
-    limits = sized_limits(problem.root, timeout, memory_mb)  # None: sized to the data (optimus.core.sandbox.sizing)
+    # None: sized to the data (optimus.core.sandbox.sizing), data.json as already read
+    limits = sized_limits(problem.root, timeout, memory_mb, data=problem.data)
     options = Options(mode=mode, max_debug=max_debug, max_fix=max_fix, rephrasings=rephrasings,
                       regen_tests=regen_tests, optimal=optimal, limits=limits, assess=assess,
                       solver=solver or SolverOptions())

@@ -115,10 +115,12 @@ def data_path(data: Any, about: str) -> list[str | int] | None:
 
 
 def variant_folder(problem: Problem, dest: Path) -> Path:
-    """A copy of the problem folder (without its runs) to solve the alternative in."""
+    """A copy of the problem folder (without its runs, nor expected.json: the known answer is the assumed
+    reading's, never the alternative's) to solve the alternative in."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(problem.root, dest, ignore=shutil.ignore_patterns("runs", "variants", ".ready"))
+    shutil.copytree(problem.root, dest,
+                    ignore=shutil.ignore_patterns("runs", "variants", ".ready", "expected.json"))
     return dest
 
 
@@ -155,7 +157,6 @@ def reading_check(problem: Problem, client: LLMClient, sandbox: SandboxBackend, 
     for name in ("description.txt", "snop.json"):
         (folder / name).unlink(missing_ok=True)
     (folder / "snop.json").write_text(json.dumps(snop, indent=2) + "\n")
-    (folder / "expected.json").unlink(missing_ok=True)  # the known answer is the assumed reading's
     store = RunStore(folder)
     sub = LLMClient(for_sample(client.backend, 1), log=client.log, transcript=store.dir / "transcript.jsonl",
                     use_cache=client.use_cache)

@@ -183,7 +183,6 @@ class Attempt:
     check: Verdict | None = None  # the family's re-check of the current program
     tested: dict[str, TestOutcome] = field(default_factory=dict)  # its test outcomes, by test kind
     result: VariantResult = field(default_factory=VariantResult)
-    reviewed: bool = False  # a proven "no solution" was read against its statements (once per variant)
 
     @property
     def phase(self) -> Phase:
@@ -253,8 +252,7 @@ def proven_no_solution(a: Attempt) -> Outcome:
     if (status not in NO_SOLUTION or a.check.outcome != "agrees" or not explained(a.check.diagnosis)
             or not a.phase.debug or expected in FOUND or status == expected or a.options.no_solution_is_an_answer):
         return OK
-    if not a.reviewed:
-        a.reviewed = True
+    if a.result.review is None:  # read against its statements once per variant
         verdict = review(a.ctx, a.formulation, a.code, status, a.check.diagnosis)
         a.result.review = verdict.to_dict()
         a.progress(f"review {a.number}: {verdict.summary}")
@@ -266,9 +264,6 @@ def proven_no_solution(a: Attempt) -> Outcome:
     a.result.verified = True
     return Stop(no_solution_words(status, a.check.diagnosis, a.ctx.snop.problem_info, a.ctx.problem.data,
                                   str(a.ctx.run.dir)))
-
-
-OUT_OF_TIME = ("time_limit", "memory_limit")  # the solver's own limits: said to the user, never "fixed"
 
 
 def verdict_without_tests(a: Attempt) -> Outcome:
@@ -289,8 +284,8 @@ def verdict_without_tests(a: Attempt) -> Outcome:
     if status == "time_limit" and a.check.outcome == "agrees":  # an answer with a gap, its incumbent substituted
         r.verified = True  # into every row of the captured model: no fix can prove more within the same limit
         return Stop(a.check.summary)  # "verified: feasible within G % of optimal (time limit): objective …"
-    if status in OUT_OF_TIME and (a.ex.solution or {}).get("objective") is None:
-        # The solver's limit, not the program's error: never sent to the model as something to mend
+    if status == "time_limit" and (a.ex.solution or {}).get("objective") is None:
+        # The solver's limit ran out before any solution, no error of the program: never sent to be mended
         return Stop(f"no solution within the limit: the solver stopped ({status}) before it found one — the "
                     "limit's, not an error in the program; rerun with a larger --timeout (and --time-limit)")
     return OK
@@ -582,7 +577,7 @@ def finish(report: Report, result: VariantResult, ctx: Context, client: LLMClien
     report.review = result.review
     if result.verified:
         report.status = "solved" if report.solver_status in FOUND else report.solver_status
-    elif report.solver_status in NO_SOLUTION or report.solver_status in OUT_OF_TIME:
+    elif report.solver_status in (*NO_SOLUTION, "time_limit"):
         report.status = report.solver_status
     elif result.ran:  # executed, the harness checks passed, but neither a re-solve nor tests stand behind it
         report.status = "ran"

@@ -87,8 +87,10 @@ def numbers_in(text: str) -> list[Written]:
     rest. An index is read (a data value may be traced to it) but has kind "index"."""
     text = _SUBSCRIPT.sub(lambda m: " " * len(m.group(0)), text)
     found = indices(text)
+    chars = list(text)  # masked in one pass: a pasted table has thousands of labels
     for w in found:
-        text = text[:w.at] + "\u00a4" * len(w.text) + text[w.at + len(w.text):]
+        chars[w.at:w.at + len(w.text)] = "\u00a4" * len(w.text)
+    text = "".join(chars)
     for pattern, read in ((_AM_PM, _am_pm), (_CLOCK, _clock), (_ISO_DATE, _iso_date), (_SLASH_DATE, _slash_date),
                           (_WORD_DATE, _word_date), (_FRACTION, _fraction), (_NUMBER, _number)):
         found += [replace(w, at=m.start()) for m in pattern.finditer(text) if (w := read(m)) is not None]

@@ -230,7 +230,10 @@ def without_tables(template: str) -> str:
 
 
 def readme_text(root: Path) -> str:
-    readme = next((p for p in (Path(root) / TABLES_DIR).glob("README*") if p.is_file()), None)
+    """data/README's text, the file tabledocs reads (README.md first), so both read the same one."""
+    from optimus.core.tabledocs import readme_path
+
+    readme = readme_path(root)
     return readme.read_text(errors="replace") if readme else ""
 
 

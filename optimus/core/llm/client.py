@@ -68,8 +68,9 @@ def request_hash(backend: Backend, messages: list[dict]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-# Paid model calls one solve may make (--max-calls): full mode's worst case with the default repair budgets is
-# about 60; a solve that needs more is stuck, and says so rather than spending on.
+# Paid model calls one solve may make (--max-calls). Full mode could spend about 60 with the default repair
+# budgets, every rephrasing failing; a solve still unverified after 40 is stuck, and says so rather than spending on
+# (the issue that set it measured 38–48 calls on runs that ended "not verified" anyway).
 MAX_CALLS = 40
 
 

@@ -35,11 +35,13 @@ RAISE = {"wall": f"--timeout S, {ENV_WALL} or {FOLDER_FILE}'s \"timeout\"",
          "memory": f"--memory MB, {ENV_MEMORY} or {FOLDER_FILE}'s \"memory_mb\""}
 
 
-def sized_limits(root: Path | None, timeout: float | None = None, memory_mb: int | None = None) -> Limits:
+def sized_limits(root: Path | None, timeout: float | None = None, memory_mb: int | None = None,
+                 data: Any = None) -> Limits:
     """The limits of a problem folder's runs: each from the flag when given, else the environment variable, else
-    the folder's limits.json, else the default sized to the folder's data."""
+    the folder's limits.json, else the default sized to the folder's data. `data`: data.json as already parsed
+    (a large one is not read twice)."""
     setting = folder_setting(root)
-    rows = data_rows(root) if root is not None else 0
+    rows = data_rows(root, data) if root is not None else 0
     wall = _first(timeout, _env(ENV_WALL, float), setting.get("timeout"),
                   min(MAX_SIZED_WALL_S, DEFAULT_WALL_S + WALL_S_PER_ROW * rows))
     memory = _first(memory_mb, _env(ENV_MEMORY, int), setting.get("memory_mb"),
@@ -81,16 +83,18 @@ def folder_setting(root: Path | None) -> dict[str, float]:
     return out
 
 
-def data_rows(root: Path) -> int:
-    """Rows of the problem's data: its tables' rows plus the entries of data.json's lists (what a model grows with)."""
+def data_rows(root: Path, data: Any = None) -> int:
+    """Rows of the problem's data: its tables' rows plus the entries of data.json's lists (what a model grows with).
+    `data`: data.json as already parsed; None reads it."""
     from optimus.core.tables import row_counts
 
     rows = sum(row_counts(root).values())
     path = Path(root) / "data.json"
-    try:
-        data = json.loads(path.read_text()) if path.is_file() else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        data = None  # validate says what is wrong with it
+    if data is None:
+        try:
+            data = json.loads(path.read_text()) if path.is_file() else None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            data = None  # validate says what is wrong with it
     return rows + _entries(data)
 
 
