@@ -28,9 +28,9 @@ ALONE_SHARE = 0.6
 # An answer at a time limit is verified by substitution; the re-solve only tests its bound (a better solution
 # than the bound says exists would refute it), in this share of the program's own solve.
 TIME_LIMIT_SHARE = 0.5
-# CBC, the second opinion on a MILP, reads the model again through PuLP and solves it without the program's
+# CBC, the second opinion on a MILP, reads model.mps again (the cbc binary) and solves it without the program's
 # incumbent: worth it on small models, where it costs little and one solver's bug cannot confirm itself; above
-# this many nonzeros it would cost more than the program's own solve, and HiGHS alone re-solves.
+# this many nonzeros its solve would cost more than the program's own, and HiGHS alone re-solves.
 CBC_MAX_NONZEROS = 20_000
 MAX_WRONG = 5
 RECHECK_MIP_GAP = 1e-4
@@ -53,9 +53,11 @@ def run(request: dict) -> dict:
     if wrong:
         result["values_wrong"] = wrong
     if values:
-        result["values_check"] = check = check_values(model, values)
+        vector = value_vector(model.cols, values)  # once: a million names are not looked up twice
+        result["values_check"] = check = check_values(model, values, vector)
         if check["violations"] == 0 and check["columns_given"] == check["columns"]:
-            start = value_vector(model.cols, values)[0]  # feasible: HiGHS's first incumbent
+            start = vector[0]  # feasible: HiGHS's first incumbent
+        del vector
     del values  # a million of them are ~150 MiB the solve can use
     second = model.is_mip and model.entry_val.size <= CBC_MAX_NONZEROS
     share = resolve_seconds(request, budget * (SOLVE_SHARE if second else ALONE_SHARE), options)
@@ -101,10 +103,11 @@ def given_values(request: dict) -> tuple[dict[str, float] | None, dict | None]:
     values = values.get("values") if request.get("solution") and isinstance(values, dict) else values
     if not isinstance(values, dict):
         return None, None  # the harness says what is wrong with "values" itself
-    good = {str(k): float(v) for k, v in values.items() if _number(v)}
-    if len(good) == len(values):
-        return good, None
-    wrong = [k for k, v in values.items() if v is not None and not _number(v)]
+    bad = [k for k, v in values.items() if not _number(v)]
+    if not bad:  # the usual case: the values as read, not a second dict of a million entries
+        return values, None
+    good = {k: float(v) for k, v in values.items() if _number(v)}
+    wrong = [k for k in bad if values[k] is not None]
     examples = [f"{k} = {values[k]!r}"[:60] for k in wrong[:MAX_WRONG]]
     return good, {"count": len(wrong), "examples": examples} if wrong else None
 

@@ -134,6 +134,7 @@ def run(request: dict) -> dict:
     started = time.monotonic()
     budget = float(request.get("budget_s", 60))
     model = load(request["model"])
+    model.reader = None  # each question builds its changed solver from model.lp: the reader would be a spare copy
     if request.get("bounds"):
         result = with_bounds(model, request, budget)
     elif request.get("sensitivity") is not None:

@@ -25,10 +25,11 @@ def row_sense(lower: float, upper: float) -> str:
     return ">=" if math.isfinite(lower) else "free"
 
 
-def check_values(model: Model, values: dict) -> dict:
+def check_values(model: Model, values: dict, vector: tuple[np.ndarray, list[str]] | None = None) -> dict:
     """Bounds, integrality and rows of the captured model at the given values (name → finite number), with numpy
-    arithmetic over the whole matrix at once: a million rows cost a fraction of a second, not a Python loop."""
-    x, unknown = value_vector(model.cols, values)
+    arithmetic over the whole matrix at once: a million rows cost a fraction of a second, not a Python loop.
+    `vector`: value_vector(model.cols, values) when the caller already has it."""
+    x, unknown = vector if vector is not None else value_vector(model.cols, values)
     given = ~np.isnan(x)
     lp = model.lp
     lower, upper = np.asarray(lp.col_lower_, float), np.asarray(lp.col_upper_, float)
