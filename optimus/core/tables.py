@@ -104,14 +104,25 @@ def connect():
     return duckdb.connect(config={"threads": 1, "memory_limit": "512MB"})
 
 
-def read_schema(path: Path, root: Path, con=None) -> Table:
-    """One table's schema, its row count and the distinct counts of its few-valued text columns. A CSV wider
-    than WIDE columns is read by _wide_csv instead: DuckDB's sniffer holds a vector per column and runs out of
-    its memory limit on thousands of columns."""
+def read_schema(path: Path, root: Path) -> Table:
+    """One table's schema, its row count and the distinct counts of its few-valued text columns. Each version
+    of a file is scanned once per process (the summary, the checks, the sizing and the number check all ask)."""
+    info = Path(path).stat()
+    table = _scanned(str(path), info.st_size, info.st_mtime_ns)
+    return replace(table, file=Path(path).relative_to(root).as_posix())
+
+
+@functools.lru_cache(maxsize=256)
+def _scanned(path: str, size: int, mtime_ns: int) -> Table:  # size and mtime: a changed file is scanned again
+    return _scan(Path(path), Path(path).parent, connect())
+
+
+def _scan(path: Path, root: Path, con) -> Table:
+    """The scan behind read_schema. A CSV wider than WIDE columns is read by _wide_csv instead: DuckDB's sniffer
+    holds a vector per column and runs out of its memory limit on thousands of columns."""
     header = csv_header(path) if path.suffix.lower() == ".csv" else None
     if header is not None and len(header) > WIDE:
         return _wide_csv(path, root, header)
-    con = con or connect()
     source = scan_sql(path)
     columns = [(row[0], row[1]) for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
     texts = [name for name, kind in columns if kind == "VARCHAR"][:WIDE]
@@ -188,8 +199,7 @@ def schemas(root: Path) -> list[Table]:
     directory = tables_dir(root)
     if directory is None:
         return []
-    con = connect()
-    return [read_schema(path, Path(root), con) for path in table_files(directory)]
+    return [read_schema(path, Path(root)) for path in table_files(directory)]
 
 
 def summary(root: Path) -> str:
@@ -315,9 +325,9 @@ def describe_inputs(paths: list[Path], readme: Path | None = None) -> str:
     from optimus.core import tabledocs
 
     docs = tabledocs.parse(readme.read_text(encoding="utf-8", errors="replace"))[1] if readme else []
-    con, lines = connect(), []
+    lines = []
     for path in paths:
-        table = replace(read_schema(path, path.parent, con), file=f"{TABLES_DIR}/{path.name}")
+        table = replace(read_schema(path, path.parent), file=f"{TABLES_DIR}/{path.name}")
         lines += [table.line(), *tabledocs.lines_for(tabledocs.doc_for(table.file, docs), [n for n, _ in table.columns])]
     return "\n".join(lines)
 
@@ -331,7 +341,7 @@ def holds_number(paths: list[Path], value: float) -> bool:
     """Whether some numeric cell of the tables equals `value` (a request's number that is the tables' data)."""
     con = connect()
     for path in paths:
-        table = read_schema(path, path.parent, con)
+        table = read_schema(path, path.parent)
         numeric = [n for n, kind in table.columns if any(k in kind for k in ("INT", "DOUBLE", "FLOAT", "DECIMAL"))]
         if len(table.columns) > WIDE and path.suffix.lower() == ".csv":
             if _wide_holds(path, value):
@@ -400,14 +410,10 @@ def row_counts(root: Path) -> dict[str, int]:
 
     out = {}
     for path in table_files(directory):
-        info = path.stat()
         try:
-            out[path.stem] = _rows(str(path), info.st_size, info.st_mtime_ns)
+            out[path.stem] = read_schema(path, directory).rows
         except duckdb.Error:  # unreadable: validate says so; no length is read from it
             continue
     return out
 
 
-@functools.lru_cache(maxsize=256)
-def _rows(path: str, size: int, mtime_ns: int) -> int:  # size and mtime: a changed file is counted again
-    return read_schema(Path(path), Path(path).parent).rows
