@@ -168,3 +168,18 @@ def test_a_solve_whose_program_ignores_a_table_names_it(tmp_path):
     (warning,) = report["warnings"]
     assert "never reads data/suppliers.csv" in warning["message"]
     assert "products" not in warning["message"] and "limits" not in warning["message"]
+
+
+def test_a_querys_values_never_name_a_column(tmp_path):
+    """The recorder reads a query's text and files, not its parameters: a value that spells a column's name
+    (`region`, passed as a parameter, as executemany passes rows) does not count as the program naming it."""
+    program = """import duckdb
+con = duckdb.connect()
+con.execute("select plant, capacity from read_csv('data/plants.csv')").fetchall()
+con.execute("select sum(qty), max(order_id) from 'data/orders.csv'").fetchall()
+con.execute("select ? as label", ["region"]).fetchall()
+con.executemany("select ?", [["region"], ["weights"]])
+"""
+    folder = run_on_tables(tmp_path, program)
+    messages = [w["message"] for w in findings(folder, {}, tmp_path / "work")]
+    assert any("region of data/plants.csv" in m for m in messages), messages

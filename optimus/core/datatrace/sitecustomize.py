@@ -127,6 +127,7 @@ _OPENED = set()  # names of data/ files opened from Python
 _WORDS = set()  # words of the strings DuckDB was given
 _STARRED = set()  # words naming files in a query with `*`
 _MAX_WORDS = 100_000  # a program building long queries of values records its first words only
+_VALUES = ("parameters", "params")  # DuckDB's keyword for a query's values
 _WORD = re.compile(r'"([^"]+)"|([A-Za-z_][\w./*?-]*)')
 _STAR = re.compile(r"(?<![\w/.'\"*-])\*")
 _UNTRACED = ("pyarrow.parquet", "pyarrow.csv", "pyarrow.dataset", "polars", "fastparquet")
@@ -144,8 +145,10 @@ def _audit(event, args):
 
 def _note_strings(values):
     for value in values:
-        if isinstance(value, (list, tuple)):
-            _note_strings(value)
+        if len(_WORDS) >= _MAX_WORDS:
+            return
+        if isinstance(value, (list, tuple)) and value and isinstance(value[0], (str, os.PathLike)):
+            _note_strings(value)  # a list of files; rows of values are never walked
         elif isinstance(value, os.PathLike):
             _note_strings([os.fspath(value)])
         elif isinstance(value, str) and len(_WORDS) < _MAX_WORDS:
@@ -155,10 +158,14 @@ def _note_strings(values):
                 _STARRED.update(w for w in words if "." in w or "/" in w)
 
 
-def _traced_call(function):
+def _traced_call(function, first=0):
+    """`function` recording the words of its query or file(s): its argument `first` (1 for a connection's method,
+    whose first argument is the connection)."""
     def call(*args, **kwargs):
-        _note_strings(args)
-        _note_strings(list(kwargs.values()))
+        # The query or the file(s) and the named options; never the query's parameters (the program's values,
+        # perhaps a million rows through executemany, and no name of a table or a column).
+        _note_strings(args[first:first + 1])
+        _note_strings([v for k, v in kwargs.items() if k not in _VALUES])
         return function(*args, **kwargs)
 
     call.__name__ = getattr(function, "__name__", "call")
@@ -198,7 +205,7 @@ def _trace_duckdb(duckdb):
             function = getattr(owner, name, None) if owner is not None else None
             if function is not None:
                 try:
-                    setattr(owner, name, _traced_call(function))
+                    setattr(owner, name, _traced_call(function, first=0 if owner is duckdb else 1))
                 except (AttributeError, TypeError):
                     continue
 
