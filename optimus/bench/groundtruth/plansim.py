@@ -73,7 +73,7 @@ def _flat(formula) -> bool:
     return all(isinstance(x, str) for x in formula)
 
 
-def holds(world: World, formula, state: frozenset[Atom], bind: dict[str, str]) -> bool:
+def holds(world: World, formula, state: frozenset[Atom] | set[Atom], bind: dict[str, str]) -> bool:
     if not formula:
         return True
     head, rest = formula[0], formula[1:]
@@ -104,13 +104,14 @@ def closed(world: World, state: frozenset[Atom]) -> frozenset[Atom]:
         return state
     names = {name for name, _, _ in world.derived}
     out = {a for a in state if a[0] not in names}
+    choices = [[world.of_type(k) for _, k in params] for _, params, _ in world.derived]  # once, not per round
     grew = True
     while grew:
         grew = False
-        for name, params, body in world.derived:
-            for values in product(*(world.of_type(k) for _, k in params)):
+        for (name, params, body), kinds in zip(world.derived, choices):
+            for values in product(*kinds):
                 atom = (name, *values)
-                if atom not in out and holds(world, body, frozenset(out), dict(zip((v for v, _ in params), values))):
+                if atom not in out and holds(world, body, out, dict(zip((v for v, _ in params), values))):
                     out.add(atom)
                     grew = True
     return frozenset(out)

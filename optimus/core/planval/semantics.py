@@ -27,13 +27,17 @@ class World:
         self.kinds = {o: above.get(k, {k, "object"}) for o, k in self.objects.items()}
         self.derived = {a.name for a in task.axioms}
         self.strata = _strata(task.axioms)
+        self._of: dict[str, list[str]] = {}  # objects by type: fixed once read, asked at every step and binding
 
     def is_a(self, obj: str, kind) -> bool:
         wanted = kind[1:] if isinstance(kind, list) and kind and kind[0] == "either" else [kind]
         return any(k in self.kinds.get(obj, ()) for k in wanted)
 
     def of_type(self, kind) -> list[str]:
-        return [o for o in self.objects if self.is_a(o, kind)]
+        key = str(kind)
+        if key not in self._of:
+            self._of[key] = [o for o in self.objects if self.is_a(o, kind)]
+        return self._of[key]
 
     def bindings(self, params, binding: dict) -> list[dict]:
         choices = [self.of_type(p.type_name) for p in params]

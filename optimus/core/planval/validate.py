@@ -74,7 +74,7 @@ def validate(reading, steps: list[tuple[str, list[str]]]) -> dict[str, Any]:
     """The plan stepped through the translator's task: the first step that cannot be done, or the goal unmet."""
     from .semantics import TooLarge, World, initial_state, step, unmet
 
-    task = getattr(reading, "task", reading)
+    task = reading.task
     world = World(task)
     actions = {a.name: a for a in task.actions}
     try:
