@@ -37,14 +37,13 @@ from optimus.commands.whatif import TOP, changed, flatten, num_text, on_captured
 from optimus.core.diagnose import final_attempt
 from optimus.core.errors import ConfigError, OptimusError, SpecError
 from optimus.core.files import read_json
+from optimus.core.outcomes import STATUSES
 from optimus.core.problem import Problem, load_problem
 from optimus.core.prompts import Prompt, render
 from optimus.core.runstore import problem_of, unfinished_message
 from optimus.core.sandbox import Limits, read_result_file
 from optimus.core.sandbox.files import read_object
 from optimus.core.terminal import SIGNIFICANT, number
-
-SOLVER_WORDS = ("optimal", "infeasible", "unbounded", "time_limit", "error")
 
 
 def load_run(run_dir: Path) -> Solved:
@@ -200,7 +199,7 @@ def answer(question: str, solved: Solved, env: Env) -> dict:
 def status_line(before: dict, after: dict) -> str:
     """One vocabulary on both sides: the solver's word (optimal, infeasible, time_limit, …) where both runs have
     one, never the run's verdict ("solved") beside a solver's word."""
-    if before.get("solver_status") and (after.get("solver_status") or after.get("status") in SOLVER_WORDS):
+    if before.get("solver_status") and (after.get("solver_status") or after.get("status") in STATUSES):
         was, now = before["solver_status"], after.get("solver_status") or after.get("status")
     else:
         was, now = before.get("status"), after.get("status")

@@ -166,8 +166,7 @@ def reading_check(problem: Problem, client: LLMClient, sandbox: SandboxBackend, 
         result = solve(load_problem(folder), sub, sandbox, store, mine)
     except OptimusError as exc:
         return {"checked": False, "calls": sub.stats.calls, "message": f"not checked: {exc}"}
-    for key in ("calls", "cached_calls", "prompt_tokens", "completion_tokens", "llm_seconds"):
-        setattr(client.stats, key, getattr(client.stats, key) + getattr(sub.stats, key))
+    client.stats.add(sub.stats.as_dict())
     return {**outcome(result, "one reformulation with the statement read the other way (a --samples sample)"),
             "calls": sub.stats.calls}
 

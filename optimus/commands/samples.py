@@ -160,8 +160,7 @@ def solve_samples(problem: Problem, client: LLMClient, sandbox: SandboxBackend, 
     if len(raised) == samples:  # nothing finished: the first sample's error is the run's (a bad option: exit 2)
         raise raised[0]
     for out in outcomes:
-        for key in ("calls", "cached_calls", "prompt_tokens", "completion_tokens", "llm_seconds"):
-            setattr(client.stats, key, getattr(client.stats, key) + out.usage.get(key, 0))
+        client.stats.add(out.usage)
 
     groups = consensus.group(outcomes, rel, abs_tol)
     chosen = consensus.choose(outcomes, groups)

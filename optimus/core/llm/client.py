@@ -44,6 +44,11 @@ class LLMStats:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    def add(self, usage: dict) -> None:
+        """Another client's totals (as_dict) added to these: a sample's, an assumption check's."""
+        for key in asdict(self):
+            setattr(self, key, getattr(self, key) + usage.get(key, 0))
+
 
 def for_sample(backend: Backend, sample: int) -> Backend:
     """The backend that answers sample `sample` of several independent formulations (optimus.commands.samples): a backend
