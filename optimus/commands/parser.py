@@ -88,7 +88,7 @@ def add_solve(sub) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1, metavar="K",
                    help="K independent formulations, each verified; the largest agreeing group is the answer, and "
                         "two verified answers that differ are reported as an ambiguity (default 1)")
-    add_solver_arguments(p)
+    solver_options.add_arguments(p)  # variables the program reads, honoured by the re-solve too
     add_solve_extras(p)
     return p
 
@@ -177,11 +177,6 @@ def add_diagnose(sub) -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120, help="seconds for the re-solve (default 120)")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     return p
-
-
-def add_solver_arguments(p: argparse.ArgumentParser) -> None:
-    """Solver options: variables the program reads (optimus.core.solver_options), honoured by the re-solve too."""
-    solver_options.add_arguments(p)
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, default: str | None = "openai") -> None:

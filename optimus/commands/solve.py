@@ -66,12 +66,8 @@ def prepare_folder(args: argparse.Namespace):
                          max_fix=args.max_fix, rephrasings=args.rephrasings, regen_tests=args.regen_tests,
                          optimal=args.optimal, assess=args.assess, use_cache=not args.no_cache,
                          check_assumptions=args.check_assumptions,
-                         solver=solver_options(args), runs_dir=args.runs_dir, max_calls=args.max_calls or None,
+                         solver=SolverOptions.from_args(args), runs_dir=args.runs_dir, max_calls=args.max_calls or None,
                          **{k: getattr(args, k, None) for k in registry.SETTINGS})
-
-
-def solver_options(args: argparse.Namespace) -> SolverOptions:
-    return SolverOptions.from_args(args)
 
 
 PULP_ONLY = "LP/MILP programs only"
