@@ -5,7 +5,8 @@
     .venv/bin/python industrial/_make/build.py --table      # the classes table of industrial/README.md
 
 Without --out it (re)writes the committed folders industrial/<class>-1e3 and -1e4; larger sizes go to --out
-(default results/industrial/, not committed). expected.json comes from the class's `direct` solve when HiGHS
+(default results/industrial/, not committed); there reference/solver.py is the class's array-built program
+(reference/solver_arrays.py of its template) where it has one. expected.json comes from the class's `direct` solve when HiGHS
 proves the optimum within the size's limit. --check writes the folders if missing and compares the reference
 program with `direct` (groundtruth.py): the optimum where it is proved, else the LP relaxation and the model's
 row, column and nonzero counts; it prints one line per folder and exits 1 on a disagreement.
@@ -27,6 +28,9 @@ COMMITTED = ("1e3", "1e4")
 FRAME = {"build", "common", "groundtruth"}  # modules of this directory that are not classes
 # Seconds the direct solve may take to prove the optimum for expected.json (above 1e4: not attempted).
 PROOF_LIMIT = {"1e3": 60.0, "1e4": 300.0}
+# A class's reference program for the sizes above COMMITTED: the same model and names as reference/solver.py,
+# built as arrays (tests/test_industrial_arrays.py holds the two to the same model file).
+LARGE = Path("reference/solver_arrays.py")
 
 
 def load(path: Path, name: str | None = None):
@@ -65,11 +69,9 @@ def write_folder(cls: str, size: str, out: Path, seed: int = 0, solve: bool = Tr
     for table in inst.tables:
         common.write_table(folder / "data", table)
     (folder / "data" / "README.md").write_text(common.readme(inst.tables, inst.snop.get("name", cls)))
-    template = HERE / cls
-    for src in sorted(p for p in template.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        dst = folder / src.relative_to(template)
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dst)
+    for rel, src in template_files(cls, size).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, folder / rel)
     (folder / "expected.json").unlink(missing_ok=True)
     if solve and size in PROOF_LIMIT:
         result = module.direct(folder, time_limit=PROOF_LIMIT[size])
@@ -78,6 +80,18 @@ def write_folder(cls: str, size: str, out: Path, seed: int = 0, solve: bool = Tr
         else:
             print(f"{folder}: direct solve ended {result['status']}: no expected.json", file=sys.stderr)
     return folder
+
+
+def template_files(cls: str, size: str) -> dict[Path, Path]:
+    """The class's files (industrial/_make/<class>/) by their place in a folder. Above the committed sizes,
+    reference/solver.py is the class's array-built program (LARGE) when it has one."""
+    template = HERE / cls
+    found = {src.relative_to(template): src for src in sorted(template.rglob("*"))
+             if src.is_file() and "__pycache__" not in src.parts}
+    large = found.pop(LARGE, None)
+    if large and size not in COMMITTED:
+        found[Path("reference/solver.py")] = large
+    return found
 
 
 def what(module) -> str:

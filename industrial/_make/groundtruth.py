@@ -21,8 +21,10 @@ PROVED = ("1e3", "1e4")
 REL = 1e-6
 
 
-def run_reference(folder: Path, time_limit: float | None = None, timeout: float = 3600) -> tuple[dict, Path]:
-    """Run reference/solver.py on a copy of the folder's inputs; (solution.json, the work dir) — caller cleans up."""
+def run_reference(folder: Path, time_limit: float | None = None, timeout: float = 3600,
+                  program: Path | None = None) -> tuple[dict, Path]:
+    """Run reference/solver.py (or `program`) on a copy of the folder's inputs; (solution.json, the work dir) —
+    caller cleans up."""
     work = Path(tempfile.mkdtemp(prefix="industrial-ref-"))
     shutil.copy(folder / "data.json", work / "data.json")
     shutil.copytree(folder / "data", work / "data")
@@ -31,7 +33,7 @@ def run_reference(folder: Path, time_limit: float | None = None, timeout: float 
     env["OPTIMUS_MIP_GAP"] = "1e-9"  # the ground truth is the proved optimum, not within HiGHS's default 1e-4
     if time_limit:
         env["OPTIMUS_TIME_LIMIT"] = str(time_limit)
-    subprocess.run([sys.executable, str(folder / "reference" / "solver.py")], cwd=work, env=env, check=True,
+    subprocess.run([sys.executable, str(program or folder / "reference" / "solver.py")], cwd=work, env=env, check=True,
                    timeout=timeout, stdout=subprocess.DEVNULL)
     return json.loads((work / "solution.json").read_text()), work
 
