@@ -9,7 +9,6 @@ import time
 import duckdb
 import highspy
 import numpy as np
-from scipy import sparse
 
 
 def safe(ids) -> np.ndarray:
@@ -51,22 +50,23 @@ blocks = [  # (rows, columns, coefficients, lower, upper, names)
      np.full(nl, -np.inf), np.zeros(nl), "s6_lane_" + lane_part),  # s6: a lane at most the demand, only open
     (np.zeros(nf, np.int64), y, np.ones(nf), [-np.inf], [float(data["max_open"])], ["s7_max_open"]),  # s7
 ]
-first = np.cumsum([0] + [len(b[3]) for b in blocks])
+first = np.cumsum([0] + [len(b[3]) for b in blocks])  # each statement's first row
 rows = np.concatenate([b[0] + f for b, f in zip(blocks, first)])
-matrix = sparse.csr_array((np.concatenate([b[2] for b in blocks]), (rows, np.concatenate([b[1] for b in blocks]))),
-                          shape=(first[-1], nf + nl))
+order = np.argsort(rows, kind="stable")  # row by row, as addRows takes them
+starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=first[-1]))[:-1]])
+columns, coefficients = np.concatenate([b[1] for b in blocks])[order], np.concatenate([b[2] for b in blocks])[order]
 
 h = highspy.Highs()
 h.setOptionValue("output_flag", False)
 h.addCols(nf + nl, cost, np.zeros(nf + nl), upper, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
 h.addRows(first[-1], np.concatenate([b[3] for b in blocks]).astype(float),
-          np.concatenate([b[4] for b in blocks]).astype(float), matrix.nnz, matrix.indptr.astype(np.int32),
-          matrix.indices.astype(np.int32), matrix.data)
+          np.concatenate([b[4] for b in blocks]).astype(float), len(order), starts.astype(np.int32),
+          columns.astype(np.int32), coefficients)
 h.changeColsIntegrality(nf, y.astype(np.int32), np.full(nf, highspy.HighsVarType.kInteger))
 lp = h.getLp()
 lp.col_names_, lp.row_names_ = col_names, [n for b in blocks for n in b[5]]
 h.passModel(lp)
-del lp, matrix, rows, blocks  # the model lives in HiGHS now
+del lp, rows, order, columns, coefficients, blocks  # the model lives in HiGHS now
 built = time.perf_counter()
 h.writeModel("model.mps")
 written = time.perf_counter()
