@@ -61,6 +61,7 @@ def run(request: dict) -> dict:
     del values  # a million of them are ~150 MiB the solve can use
     second = model.is_mip and model.entry_val.size <= CBC_MAX_NONZEROS
     share = resolve_seconds(request, budget * (SOLVE_SHARE if second else ALONE_SHARE), options)
+    result["check_peak_mib"] = peak_mib()  # reading the model and checking the values, before any re-solve
     result["highs"] = solve_highs(model, share, options, start)
     if second:
         result["cbc"] = solve_cbc(request["model"], model.sense, share, options)
