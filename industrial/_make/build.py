@@ -5,9 +5,9 @@
     .venv/bin/python industrial/_make/build.py --table      # the classes table of industrial/README.md
 
 Without --out it (re)writes the committed folders industrial/<class>-1e3 and -1e4; larger sizes go to --out
-(default results/industrial/, not committed); there reference/solver.py is the class's array-built program
-(reference/solver_arrays.py of its template) where it has one. expected.json comes from the class's `direct` solve when HiGHS
-proves the optimum within the size's limit. --check writes the folders if missing and compares the reference
+(default results/industrial/, not committed), and there reference/solver.py is the class's array-built program
+(reference/solver_arrays.py of its template) where it has one. expected.json comes from the class's `direct` solve
+when HiGHS proves the optimum within the size's limit. --check writes the folders if missing and compares the reference
 program with `direct` (groundtruth.py): the optimum where it is proved, else the LP relaxation and the model's
 row, column and nonzero counts; it prints one line per folder and exits 1 on a disagreement.
 """
