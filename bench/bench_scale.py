@@ -13,8 +13,11 @@ folder (committed industrial/<class>-<size>, else written into --out by industri
   from solution.json's "seconds" (contract C3); run again with a 0 s limit (HiGHS stops at once), its resident
   peak (the process backend's ru_maxrss) is "built": reading, building and writing the model;
 - direct: the class's direct() in a child process, HiGHS also writing its model as MPS: its seconds from reading
-  the folder's tables (the program's build is timed from its start too) to the model written;
-  build ratio = program (build + write) / direct (read + build + write);
+  the folder's tables (the program's build is timed from its start too) to the model written, its columns and
+  rows wearing the program's names (read from the program's model.mps before the clock: the contract's model.mps
+  is named, and the names' bytes are half the file or more, which HiGHS's writer pays for);
+  build ratio = program (build + write) / direct (read + build + write); "bare": the same against direct()
+  without names;
 - re-check: optimus.core.families.pulp.verify on the program's folder, as the loop runs it; ratio = its seconds /
   the program's solve seconds; "checked" is its peak before its re-solve (reading model.mps, checking the values),
   from its own report;
@@ -116,16 +119,31 @@ def run_program(folder: Path, work: Path, sandbox, time_limit: float) -> tuple[d
     return json.loads((work / "solution.json").read_text()), facts
 
 
-def direct_child(cls: str, folder: str) -> None:
+def model_names(path: Path) -> tuple[list, list]:
+    """The column and row names of a model file, as HiGHS reads them."""
+    import highspy
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(path))
+    lp = h.getLp()
+    return list(lp.col_names_), list(lp.row_names_)
+
+
+def direct_child(cls: str, folder: str, names_from: str | None = None) -> None:
     """In a child process: the class's direct() with HiGHS writing its model too; prints its result as JSON, with
-    read_s, the seconds from the call (reading the folder's tables) to the array model's creation."""
+    read_s, the seconds from the call (reading the folder's tables) to the array model's creation. With
+    `names_from` (the program's model.mps, read before the clock), direct's columns and rows wear the program's
+    names when it writes: the writer's cost grows with the names' bytes (which column wears which name is moot)."""
     build = builder()
     common = sys.modules["common"]
     solve = common.ArrayModel.solve
+    names = model_names(Path(names_from)) if names_from else None
     with tempfile.TemporaryDirectory() as tmp:
         def with_write(self, relax=False, time_limit=None, threads=1, mps=None):
-            return {**solve(self, relax, time_limit, threads, mps or Path(tmp) / "direct.mps"),
-                    "read_s": self.t0 - called}
+            fits = names and (len(names[0]), len(names[1])) == (self.ncols, self.nrows)
+            return {**solve(self, relax, time_limit, threads, mps or Path(tmp) / "direct.mps",
+                            names=names if fits else None), "read_s": self.t0 - called, "named": bool(fits)}
 
         common.ArrayModel.solve = with_write
         import duckdb  # noqa: F401 -- imported before the clock, as a program imports before its own
@@ -133,12 +151,12 @@ def direct_child(cls: str, folder: str) -> None:
         called = time.perf_counter()
         result = build.classes()[cls].direct(Path(folder), time_limit=1.0)  # its solve is not measured here
     print(json.dumps({k: v for k, v in result.items() if k in ("read_s", "build_s", "write_s", "rows", "cols",
-                                                               "nnz")}))
+                                                               "nnz", "named")}))
 
 
-def direct(cls: str, folder: Path) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--direct-child", cls, str(folder)], capture_output=True,
-                          text=True, check=False)
+def direct(cls: str, folder: Path, names_from: Path | None = None) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--direct-child", cls, str(folder),
+                           *([str(names_from)] if names_from else [])], capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"{folder.name}: direct() failed: {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -179,9 +197,12 @@ def measure(cls: str, size: str, folder: Path, small: Path, sandbox, time_limit:
     row.update(status=solution.get("status"), build=seconds.get("build"), write=seconds.get("write"),
                solve=seconds.get("solve"), peak_program=facts["peak"])
     _, built = run_program(folder, tmp / f"{cls}-{size}-built", sandbox, 0.0)  # HiGHS stops at once
-    d = direct(cls, folder)
-    row["direct"] = d["read_s"] + d["build_s"] + d["write_s"]
+    bare, named = direct(cls, folder), direct(cls, folder, tmp / f"{cls}-{size}" / "model.mps")
+    if not named["named"]:
+        raise RuntimeError(f"{folder.name}: the program's model.mps and direct() differ in columns or rows")
+    row["direct"] = named["read_s"] + named["build_s"] + named["write_s"]
     row["build_ratio"] = (row["build"] + row["write"]) / row["direct"]
+    row["bare_ratio"] = (row["build"] + row["write"]) / (bare["read_s"] + bare["build_s"] + bare["write_s"])
     row["recheck"], check_peak, peak_recheck, row["outcome"] = recheck(folder, tmp / f"{cls}-{size}", sandbox,
                                                                        facts["limits"], time_limit)
     row["recheck_ratio"] = row["recheck"] / row["solve"]
@@ -201,13 +222,13 @@ def summary_line(vars_: int, rows: list[dict]) -> str:
 
 
 HEADER = (f"{'class':24} {'size':>4} {'prompt':>7} {'p.ratio':>7} {'build s':>8} {'write s':>8} {'direct s':>8} "
-          f"{'b.ratio':>7} {'solve s':>8} {'recheck s':>9} {'r.ratio':>7} {'peak MiB':>8} {'built':>8} "
+          f"{'b.ratio':>7} {'bare':>5} {'solve s':>8} {'recheck s':>9} {'r.ratio':>7} {'peak MiB':>8} {'built':>8} "
           f"{'checked':>8} {'solving':>8}  status / re-check")
 
 
 def line(r: dict) -> str:
     return (f"{r['class']:24} {r['size']:>4} {r['prompt']:7d} {r['prompt_ratio']:7.2f} {r['build']:8.2f} "
-            f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['solve']:8.2f} {r['recheck']:9.2f} "
+            f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['bare_ratio']:5.2f} {r['solve']:8.2f} {r['recheck']:9.2f} "
             f"{r['recheck_ratio']:7.2f} {r['peak']:8.0f} {r['peak_built']:8.0f} {r['peak_checked']:8.0f} "
             f"{r['peak_solving']:8.0f}  "
             f"{r['status']} / {r['outcome']}")
@@ -234,7 +255,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "industrial", help="where larger folders go")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-layers", action="store_true", help="skip PuLP against the chosen layer")
-    ap.add_argument("--direct-child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--direct-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.direct_child:
         direct_child(*args.direct_child)

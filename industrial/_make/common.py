@@ -175,8 +175,9 @@ class ArrayModel:
         return starts.astype(np.int32), c[order].astype(np.int32), v[order]
 
     def solve(self, relax: bool = False, time_limit: float | None = None, threads: int = 1,
-              mps: Path | None = None) -> dict:
-        """Build in highspy, optionally write `mps`, solve; times in seconds since the model's creation."""
+              mps: Path | None = None, names: tuple[list, list] | None = None) -> dict:
+        """Build in highspy, optionally name the columns and rows (`names`: two lists, in the model's order) and
+        write `mps`, solve; times in seconds since the model's creation."""
         import highspy
 
         # HiGHS keeps one scheduler per process: a run asking another thread count than an earlier HiGHS of this
@@ -203,6 +204,10 @@ class ArrayModel:
         if integer.any() and not relax:
             cols = np.flatnonzero(integer).astype(np.int32)
             h.changeColsIntegrality(len(cols), cols, np.full(len(cols), highspy.HighsVarType.kInteger))
+        if names:
+            lp = h.getLp()
+            lp.col_names_, lp.row_names_ = names
+            h.passModel(lp)
         built = time.perf_counter()
         if mps:
             h.writeModel(str(mps))
