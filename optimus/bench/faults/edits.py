@@ -5,6 +5,15 @@ from __future__ import annotations
 import ast
 import re
 
+from optimus.bench.faults.array_edits import (
+    array_blocks,
+    flipped_block,
+    flipped_sense,
+    highs_objects,
+    integrality_statements,
+    tighter_block,
+    without_element,
+)
 from optimus.bench.faults.base import Info, Injected
 from optimus.bench.faults.surgery import (
     data_names,
@@ -181,6 +190,7 @@ def _constraints(source: str, tree: ast.Module) -> list[tuple[ast.AST, ast.AST, 
                         lines[elt.end_lineno - 1].partition("#")[2] if elt.end_lineno == elt.lineno else ""
                     )
                     found.append((elt, elt, comment))
+    found += array_blocks(source, tree)  # highspy: blocks = [(rows, columns, coefficients, lo, up, names)]
     return sorted(found, key=lambda f: (f[0].lineno, f[0].col_offset))
 
 
@@ -218,6 +228,8 @@ def drop_constraint(source: str, info: Info) -> list[Injected]:
     for node, _, name in _constraints(source, tree):
         if isinstance(node, ast.stmt):
             text = replace_node(source, node, "pass")
+        elif isinstance(node, (ast.Tuple, ast.Call)):  # a highspy block: an element of the blocks list
+            text = without_element(source, node)
         else:
             start, end = span(source, node)
             rest = re.match(r"\s*,[ \t]*(#[^\n]*)?\n?[ \t]*", source[end:])
@@ -241,6 +253,10 @@ def flip_constraint(source: str, info: Info) -> list[Injected]:
     out = []
     flip = {ast.LtE: ">=", ast.GtE: "<=", ast.Lt: ">", ast.Gt: "<"}
     for _, cmp, name in _constraints(source, tree):
+        if isinstance(cmp, ast.Tuple) and (flipped := flipped_block(source, cmp)) is not None:
+            out.append(Injected("flip_constraint", "code", flipped[0],
+                                f"constraint {name}: {flipped[1]} flipped", _constraint_detail(name)))
+            continue
         if isinstance(cmp, ast.Call) and (arg := _poi_sense(source, cmp)) is not None:
             start, _ = span(source, arg)
             word = _POI_SENSE.search(seg(source, arg))
@@ -305,7 +321,11 @@ def flip_objective(source: str, info: Info) -> list[Injected]:
         return [
             Injected("flip_objective", "code", text, f"objective sense {word} → {swaps[word]}", {"was": word})
         ]
-    return []
+    tree = parse(source)
+    flipped = flipped_sense(source, tree) if tree is not None else None  # highspy: h.changeObjectiveSense
+    if flipped is None:
+        return []
+    return [Injected("flip_objective", "code", flipped[0], flipped[1], {"was": flipped[2]})]
 
 
 def drop_integrality(source: str, info: Info) -> list[Injected]:
@@ -331,6 +351,10 @@ def drop_integrality(source: str, info: Info) -> list[Injected]:
                         "drop_integrality", "code", text, f"{value} variables made continuous", {"cat": value}
                     )
                 )
+    for stmt in integrality_statements(tree):  # highspy: the columns' integrality set in one call, left out
+        call = seg(source, stmt).partition("(")[0]
+        out.append(Injected("drop_integrality", "code", replace_node(source, stmt, "pass"),
+                            f"{call}(…) left out: integer columns made continuous", {"cat": "kInteger"}))
     return out
 
 
@@ -403,10 +427,12 @@ def infinite_loop(source: str, info: Info) -> list[Injected]:
     tree = parse(source)
     if tree is None:
         return []
+    solve = r"\.(solve|optimize)\("  # optimize: pyoptinterface; run: a highspy.Highs object
+    solve += "".join(rf"|\b{name}\.run\(" for name in highs_objects(tree))
     for stmt in in_source_order(
         [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, COMPOUND)]
     ):
-        if re.search(r"\.(solve|optimize)\(", seg(source, stmt)):  # optimize: pyoptinterface
+        if re.search(solve, seg(source, stmt)):
             start, _ = span(source, stmt)
             indent = " " * stmt.col_offset
             text = splice(
@@ -517,6 +543,11 @@ def added_restriction(source: str, info: Info) -> list[Injected]:
         line = _poi_tighter(source, node, cmp, name) if _poi_constraint(node) else None
         if line is not None:
             out.append(_added(source, node, line, name))
+            continue
+        tighter = tighter_block(source, tree, cmp, TIGHTER) if isinstance(cmp, ast.Tuple) else None
+        if tighter is not None:  # highspy arrays: the block's copy, one more element of the blocks list
+            out.append(Injected("added_restriction", "code", tighter[0], f"added: {tighter[1]}",
+                                {"line": tighter[1], "constraint": name}))
             continue
         if not (isinstance(node, ast.AugAssign) and isinstance(cmp, ast.Compare) and len(cmp.ops) == 1
                 and isinstance(cmp.ops[0], ast.LtE)):
