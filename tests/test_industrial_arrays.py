@@ -43,24 +43,33 @@ def named_model(path: Path) -> dict:
     h.readModel(str(path))
     lp = h.getLp()
     cols, rows = list(lp.col_names_), list(lp.row_names_)
-    integer = list(lp.integrality_) or [highspy.HighsVarType.kContinuous] * len(cols)
-    a = lp.a_matrix_
+    integer = [str(t) for t in lp.integrality_] or ["continuous"] * len(cols)
+    a = lp.a_matrix_  # each attribute read once: every read copies the whole array
     start, index, value = np.asarray(a.start_), np.asarray(a.index_), np.asarray(a.value_)
+    cost, lower, upper = (np.asarray(x).tolist() for x in (lp.col_cost_, lp.col_lower_, lp.col_upper_))
+    row_lower, row_upper = np.asarray(lp.row_lower_).tolist(), np.asarray(lp.row_upper_).tolist()
     coefficients = {}
     for j, col in enumerate(cols):  # HiGHS reads MPS column-wise
         for k in range(start[j], start[j + 1]):
-            coefficients[rows[index[k]], col] = float(value[k])
-    return {"columns": {c: (lp.col_cost_[j], lp.col_lower_[j], lp.col_upper_[j], str(integer[j]))
-                        for j, c in enumerate(cols)},
-            "rows": {r: (lp.row_lower_[i], lp.row_upper_[i]) for i, r in enumerate(rows)},
+            coefficients[rows[index[k]], col] = (float(value[k]),)
+    return {"columns": {c: (cost[j], lower[j], upper[j], integer[j]) for j, c in enumerate(cols)},
+            "rows": {r: (row_lower[i], row_upper[i]) for i, r in enumerate(rows)},
             "coefficients": coefficients, "sense": str(lp.sense_), "offset": lp.offset_}
 
 
+def same(a: tuple, b: tuple) -> bool:
+    """Equal, numbers to 1e-12 relative: pyoptinterface ships its own HiGHS (highsbox), whose MPS writer keeps 15
+    significant digits where highspy's keeps 17, so a sum like 5.880000000000001 reads back as 5.88 from one."""
+    return len(a) == len(b) and all(
+        x == y if isinstance(x, str) or isinstance(y, str) else math.isclose(x, y, rel_tol=1e-12, abs_tol=0)
+        for x, y in zip(a, b))
+
+
 def differences(a: dict, b: dict, what: str) -> list[str]:
-    """What differs between two name-keyed maps of numbers or tuples (at most 5, for the message)."""
+    """What differs between two name-keyed maps of tuples (at most 5, for the message)."""
     found = [f"{what} {k!r} only in the pyoptinterface model" for k in sorted(a.keys() - b.keys(), key=str)]
     found += [f"{what} {k!r} only in the array model" for k in sorted(b.keys() - a.keys(), key=str)]
-    found += [f"{what} {k!r}: {a[k]} vs {b[k]}" for k in sorted(a.keys() & b.keys(), key=str) if a[k] != b[k]]
+    found += [f"{what} {k!r}: {a[k]} vs {b[k]}" for k in sorted(a.keys() & b.keys(), key=str) if not same(a[k], b[k])]
     return found[:5]
 
 

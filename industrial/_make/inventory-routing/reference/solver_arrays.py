@@ -74,9 +74,6 @@ si, sk = positions(customers["customer"], stops["customer"]), positions(routes["
 tank, initial = customers["tank"].astype(float), customers["initial"].astype(float)
 ci, ia, ib, litres, held = intervals(tank, initial, customers["holding_cost"].astype(float), use)
 del use
-# solver.py's model.mps carries 15 significant digits (pyoptinterface's HiGHS writes them so): a holding
-# cost is holding_cost times litre-days, and the day-by-day sum's last-digit noise is no part of that model
-held = np.array([float(f"{v:.15g}") for v in held.tolist()])
 ny = len(ci)
 
 # columns: drive[r, t] route-major (s1), then y[i, a, b] per interval
