@@ -23,25 +23,6 @@ def positions(ids, keys) -> np.ndarray:
     return np.fromiter((at[k] for k in keys), np.int64, len(keys))
 
 
-def as_written(values) -> np.ndarray:
-    """Computed coefficients to 15 significant digits, as solver.py's model file holds them: pyoptinterface's
-    HiGHS writes model.mps with 15 digits, so a product such as 28 * 2.58 (72.24000000000001 in binary) reads
-    back as 72.24 there, and must here too for the two model files to be one model. The same doubles as
-    float("%.15g" % v), without formatting each value: only those near a rounding tie are formatted."""
-    v = np.asarray(values, float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        decimals = 14 - np.floor(np.log10(np.abs(v)))  # the decimals that keep 15 significant digits
-        easy = np.isfinite(decimals) & (decimals >= 0) & (decimals <= 22)  # 10**decimals is exact
-        scale = 10.0 ** np.where(easy, decimals, 0)
-        scaled = v * scale
-        digits = np.rint(scaled)  # the 15 digits as an integer, exact below 2**53
-        easy &= np.abs(scaled - digits) < 0.25  # far from a tie, so the product's rounding cannot change them
-    rounded = np.where(easy, digits / scale, v)  # one correctly rounded division: the double nearest the decimal
-    hard = np.flatnonzero(~easy & np.isfinite(v) & (v != 0))
-    rounded[hard] = [float("%.15g" % h) for h in v[hard].tolist()]
-    return rounded
-
-
 started = time.perf_counter()
 data = json.load(open("data.json"))
 db = duckdb.connect()
@@ -75,7 +56,7 @@ pair_part = item_part[pi] + "_" + box_part[pb]
 # columns: x[i, c] per pair first, then y[c] per container (s1); both binary
 x, y = np.arange(nx), nx + np.arange(m)
 col_names = [*("x_" + pair_part), *("y_" + box_part)]
-cost = np.concatenate([as_written(weight[pi] * rate[pb]), boxes["cost"].astype(float)])  # s5
+cost = np.concatenate([weight[pi] * rate[pb], boxes["cost"].astype(float)])  # s5
 
 # s4: a conflicting pair shares its destination's containers only when both parcels go to the same town
 a, b = positions(items["item"], conflicts["item_a"]), positions(items["item"], conflicts["item_b"])
@@ -89,7 +70,7 @@ apart = np.arange(na)
 
 # rows as (row, column, coefficient) triplets per statement, numbered from the statement's first row
 pair = np.arange(nx)
-fill_capacity = as_written(data["fill_limit"] * boxes["capacity"].astype(float))
+fill_capacity = data["fill_limit"] * boxes["capacity"].astype(float)
 blocks = [  # (rows, columns, coefficients, lower, upper, names)
     (pi, x, np.ones(nx), np.ones(n), np.ones(n), "s2_one_" + item_part),  # s2: one container per parcel
     (np.concatenate([pair, pair]), np.concatenate([x, y[pb]]), np.concatenate([np.ones(nx), -np.ones(nx)]),
