@@ -24,13 +24,6 @@ def positions(ids, keys, missing=None) -> np.ndarray:
     return np.fromiter(found, np.int64, len(keys))
 
 
-def as_written(values) -> np.ndarray:
-    """Computed coefficients to 15 significant digits, as solver.py's model file holds them: pyoptinterface's
-    HiGHS writes model.mps with 15 digits, so a product of data values that is not exact in binary reads back
-    rounded there, and must here too for the two model files to be one model."""
-    return np.fromiter((float("%.15g" % v) for v in np.asarray(values, float).tolist()), float, len(values))
-
-
 started = time.perf_counter()
 data = json.load(open("data.json"))
 T = data["periods"]
@@ -68,7 +61,7 @@ col_names = [*("make_" + product_period), *("sell_" + product_period), *("stock_
 cost = np.concatenate([-np.repeat(products["material_cost"].astype(float), T),  # s8: the margin
                        np.repeat(products["price"].astype(float), T),
                        -np.repeat(products["holding_cost"].astype(float), T),
-                       -as_written(T * resources["crew_cost"].astype(float))])
+                       -T * resources["crew_cost"].astype(float)])
 upper = np.concatenate([np.full(cells, np.inf), sell_cap.ravel(), np.full(cells, np.inf),
                         np.full(R, float(data["max_crews"]))])
 
