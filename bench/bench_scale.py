@@ -3,13 +3,14 @@ build, its solve, the re-check against the solve, peak memory; and PuLP against 
 
     .venv/bin/python bench/bench_scale.py [--vars 1000000] [--classes facility-location ...] [--time-limit 60]
                                           [--sandbox process] [--out results/industrial] [--no-layers]
+                                          [--sizes 1e6]
 
 For each class of industrial/ (industrial/_make/<class>.py) and each of its sizes up to --vars variables: the
 folder (committed industrial/<class>-<size>, else written into --out by industrial/_make/build.py), then
 - prompt: characters of the codegen prompt built by the real builder from the folder's SNOP and data summary
   (never a value), and the ratio to the class's 10^3 folder (1.00: the prompt does not grow with the data);
 - program: reference/solver.py run in the sandbox with the limits sized to the folder
-  (optimus.core.sandbox.sizing), OPTIMUS_TIME_LIMIT and OPTIMUS_THREADS=1; its build, write and solve seconds
+  (optimus.core.sandbox.sizing), OPTIMUS_TIME_LIMIT and OPTIMUS_THREADS=1 (the re-check gets the same); its build, write and solve seconds
   from solution.json's "seconds" (contract C3); run again with a 0 s limit (HiGHS stops at once), its resident
   peak (the process backend's ru_maxrss) is "built": reading, building and writing the model;
 - direct: the class's direct() in a child process, HiGHS also writing its model as MPS: its seconds from reading
@@ -54,6 +55,9 @@ ROOT = Path(__file__).resolve().parents[1]
 INDUSTRIAL = ROOT / "industrial"
 MAKE = INDUSTRIAL / "_make"
 LABELS = {"1e3": 10**3, "1e4": 10**4, "1e5": 10**5, "1e6": 10**6}
+# The program's and the re-check's HiGHS threads, as `optimus solve --threads` gives both: measured on p-median at
+# 10^5 beside a busy core, HiGHS's default threads re-solved in 56 s what one thread solves in 9 s.
+THREADS = 1
 
 
 def load_by_path(path: Path, name: str):
@@ -109,7 +113,7 @@ def run_program(folder: Path, work: Path, sandbox, time_limit: float) -> tuple[d
     work.mkdir(parents=True)
     (work / "solver.py").write_text((folder / "reference" / "solver.py").read_text())
     limits = sized_limits(folder)
-    env = {"OPTIMUS_TIME_LIMIT": f"{time_limit:g}", "OPTIMUS_THREADS": "1"}
+    env = {"OPTIMUS_TIME_LIMIT": f"{time_limit:g}", "OPTIMUS_THREADS": str(THREADS)}
     result = sandbox.run(["python", "solver.py"], workdir=work, readonly=sandbox_inputs(folder / "data.json"),
                          limits=limits, env=env)
     if result.exit_code != 0 or not (work / "solution.json").is_file():
@@ -172,7 +176,8 @@ def recheck(folder: Path, work: Path, sandbox, limits, time_limit: float) -> tup
     solution = json.loads((work / "solution.json").read_text())
     spent = sum(v for v in solution.get("seconds", {}).values() if isinstance(v, (int, float)))
     verdict = verify_attempt(work, problem.snop.problem_info, sandbox, limits,
-                             max(VERIFY_BUDGET_S, RESOLVE_PER_RUN_S * spent), solver=SolverOptions(time_limit=time_limit),
+                             max(VERIFY_BUDGET_S, RESOLVE_PER_RUN_S * spent),
+                             solver=SolverOptions(time_limit=time_limit, threads=THREADS),
                              claimed=solution)
     raw = json.loads((work / "verify" / "result.json").read_text()) if (work / "verify" / "result.json").is_file() else {}
     return verdict.seconds, raw.get("check_peak_mib", 0.0), raw.get("peak_mib", 0.0), verdict.outcome
@@ -254,6 +259,7 @@ def main() -> int:
     ap.add_argument("--sandbox", default="process", help="process (default: it reports peak memory) or bwrap")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "industrial", help="where larger folders go")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sizes", help="only these size labels, e.g. 1e6 (default: every size up to --vars)")
     ap.add_argument("--no-layers", action="store_true", help="skip PuLP against the chosen layer")
     ap.add_argument("--direct-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -264,7 +270,7 @@ def main() -> int:
 
     build, sandbox = builder(), get_backend(args.sandbox)
     names = args.classes or [n for n in build.classes() if (MAKE / n / "reference" / "solver.py").is_file()]
-    sizes = [s for s, n in LABELS.items() if n <= args.vars]
+    sizes = [s for s, n in LABELS.items() if n <= args.vars and (not args.sizes or s in args.sizes.split(","))]
     if not names or not sizes:
         print("nothing to measure: no class with a reference program, or --vars below 1000", file=sys.stderr)
         return 2
