@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -17,6 +14,7 @@ import duckdb
 import pytest
 
 from optimus.bench.faults import CATALOGUE, Info
+from tests.helpers import run_program
 
 pytest.importorskip("highspy")
 
@@ -58,17 +56,7 @@ EDITED = {
 @cache
 def run(program: str, scratch: Path) -> dict:
     """What the program leaves: its exit, solution.json and output.json (or a time-out). Each program once."""
-    work = scratch / f"work{len(list(scratch.iterdir()))}"
-    shutil.copytree(FOLDER, work)
-    (work / "solver.py").write_text(program)
-    try:
-        done = subprocess.run([sys.executable, "solver.py"], cwd=work, capture_output=True, text=True,
-                              timeout=10, check=False)
-    except subprocess.TimeoutExpired:
-        return {"timed_out": True}
-    read = {n: json.loads((work / n).read_text()) if (work / n).is_file() else None
-            for n in ("solution.json", "output.json")}
-    return {"exit": done.returncode, **read}
+    return run_program(FOLDER, program, scratch / f"work{len(list(scratch.iterdir()))}", timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,13 @@ writes (a crash, a time-out, another status, objective or output)."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from optimus.bench.faults import CATALOGUE, Info
+from tests.helpers import run_program
 
 pytest.importorskip("pyoptinterface")
 
@@ -25,18 +23,8 @@ APPLIES = [name for name in CATALOGUE if name not in NOT_HERE]
 
 def run(program: str, tmp: Path) -> dict:
     """What the program leaves: its exit, solution.json and output.json (or a time-out)."""
-    work = tmp / "work"
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(FOLDER, work)
-    (work / "solver.py").write_text(program)
-    try:
-        done = subprocess.run([sys.executable, "solver.py"], cwd=work, capture_output=True, text=True, timeout=20,
-                              check=False)
-    except subprocess.TimeoutExpired:
-        return {"timed_out": True}
-    read = {n: json.loads((work / n).read_text()) if (work / n).is_file() else None
-            for n in ("solution.json", "output.json")}
-    return {"exit": done.returncode, **read}
+    shutil.rmtree(tmp / "work", ignore_errors=True)
+    return run_program(FOLDER, program, tmp / "work", timeout=20)
 
 
 @pytest.fixture(scope="module")
