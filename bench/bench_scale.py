@@ -10,9 +10,10 @@ folder (committed industrial/<class>-<size>, else written into --out by industri
 - prompt: characters of the codegen prompt built by the real builder from the folder's SNOP and data summary
   (never a value), and the ratio to the class's 10^3 folder (1.00: the prompt does not grow with the data);
 - program: reference/solver.py run in the sandbox with the limits sized to the folder
-  (optimus.core.sandbox.sizing), OPTIMUS_TIME_LIMIT and OPTIMUS_THREADS=1 (the re-check gets the same); its build, write and solve seconds
-  from solution.json's "seconds" (contract C3); run again with a 0 s limit (HiGHS stops at once), its resident
-  peak (the process backend's ru_maxrss) is "built": reading, building and writing the model;
+  (optimus.core.sandbox.sizing), OPTIMUS_TIME_LIMIT and OPTIMUS_THREADS=1 (the re-check gets the same); its
+  build, write and solve seconds from solution.json's "seconds" (contract C3); run again with a 0 s limit (HiGHS
+  stops at once), its resident peak (the process backend's ru_maxrss) is "built": reading, building and writing
+  the model;
 - direct: the class's direct() in a child process, HiGHS also writing its model as MPS: its seconds from reading
   the folder's tables (the program's build is timed from its start too) to the model written, its columns and
   rows wearing the program's names (read from the program's model.mps before the clock: the contract's model.mps
@@ -179,7 +180,8 @@ def recheck(folder: Path, work: Path, sandbox, limits, time_limit: float) -> tup
                              max(VERIFY_BUDGET_S, RESOLVE_PER_RUN_S * spent),
                              solver=SolverOptions(time_limit=time_limit, threads=THREADS),
                              claimed=solution)
-    raw = json.loads((work / "verify" / "result.json").read_text()) if (work / "verify" / "result.json").is_file() else {}
+    found = work / "verify" / "result.json"
+    raw = json.loads(found.read_text()) if found.is_file() else {}
     return verdict.seconds, raw.get("check_peak_mib", 0.0), raw.get("peak_mib", 0.0), verdict.outcome
 
 
@@ -233,7 +235,8 @@ HEADER = (f"{'class':24} {'size':>4} {'prompt':>7} {'p.ratio':>7} {'build s':>8}
 
 def line(r: dict) -> str:
     return (f"{r['class']:24} {r['size']:>4} {r['prompt']:7d} {r['prompt_ratio']:7.2f} {r['build']:8.2f} "
-            f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['bare_ratio']:5.2f} {r['solve']:8.2f} {r['recheck']:9.2f} "
+            f"{r['write']:8.2f} {r['direct']:8.2f} {r['build_ratio']:7.2f} {r['bare_ratio']:5.2f} {r['solve']:8.2f} "
+            f"{r['recheck']:9.2f} "
             f"{r['recheck_ratio']:7.2f} {r['peak']:8.0f} {r['peak_built']:8.0f} {r['peak_checked']:8.0f} "
             f"{r['peak_solving']:8.0f}  "
             f"{r['status']} / {r['outcome']}")
