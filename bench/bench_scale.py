@@ -113,7 +113,7 @@ def run_program(folder: Path, work: Path, sandbox, time_limit: float) -> tuple[d
 
     work.mkdir(parents=True)
     (work / "solver.py").write_text((folder / "reference" / "solver.py").read_text())
-    limits = sized_limits(folder)
+    limits = sized_limits(folder, solver_s=time_limit)
     env = {"OPTIMUS_TIME_LIMIT": f"{time_limit:g}", "OPTIMUS_THREADS": str(THREADS)}
     result = sandbox.run(["python", "solver.py"], workdir=work, readonly=sandbox_inputs(folder / "data.json"),
                          limits=limits, env=env)
@@ -279,20 +279,27 @@ def main() -> int:
         return 2
     print(HEADER, flush=True)
     rows: list[dict] = []
+    failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         for size in sizes:
             for cls in names:
                 small = folder_for(build, cls, "1e3", args.out, args.seed)
                 folder = folder_for(build, cls, size, args.out, args.seed)
-                rows.append(measure(cls, size, folder, small, sandbox, args.time_limit, Path(tmp)))
+                try:
+                    rows.append(measure(cls, size, folder, small, sandbox, args.time_limit, Path(tmp)))
+                except RuntimeError as failed:  # the other classes are still measured; the summary says so
+                    failures.append(f"{cls} {size}")
+                    print(f"{cls:24} {size:>4} failed: {failed}", flush=True)
+                    continue
                 print(line(rows[-1]), flush=True)
             if not args.no_layers:
                 print(layer_line(LABELS[size], layers(LABELS[size])), flush=True)
     largest = [r for r in rows if r["size"] == sizes[-1]]
-    if not all(math.isfinite(r[k]) for r in largest for k in ("build_ratio", "recheck_ratio", "peak")):
+    if not largest or not all(math.isfinite(r[k]) for r in largest for k in ("build_ratio", "recheck_ratio", "peak")):
         print("a figure of the largest size is not a number", file=sys.stderr)
-    print(summary_line(LABELS[sizes[-1]], largest))
-    return 0
+    print(summary_line(LABELS[sizes[-1]], largest) if largest else f"scale {LABELS[sizes[-1]]} vars: nothing measured",
+          *(["; failed: " + ", ".join(failures)] if failures else []), sep="")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

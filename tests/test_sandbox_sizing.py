@@ -4,6 +4,7 @@ and a run that hits one is told which limit, its value and how to raise it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,26 @@ def test_a_program_over_its_memory_is_stopped_and_told_so(tmp_path, sandbox):
     result = sandbox.run(["python", "solver.py"], workdir=tmp_path, limits=limits)
     assert result.killed_by == "memory", (result.exit_code, result.stderr[-500:])
     assert "memory limit of 512 MiB" in killed_words(result.killed_by, limits)
+
+
+def test_the_solvers_own_time_limit_lengthens_a_sized_wall_and_never_a_chosen_one(tmp_path, monkeypatch):
+    """A user's --time-limit 600 on a small folder: the default 120 s wall would kill the program before HiGHS
+    stops with its answer at the limit. The wall grows by the limit and HiGHS's overrun; a wall the user chose
+    (flag, environment, limits.json) is theirs."""
+    from optimus.commands.api import prepare_solve
+    from optimus.core.sandbox.sizing import SOLVER_OVERRUN
+    from optimus.core.solver_options import SolverOptions
+
+    root = folder(tmp_path, 10)
+    plain = sized_limits(root)
+    timed = sized_limits(root, solver_s=600)
+    assert timed.wall_s == pytest.approx(plain.wall_s + SOLVER_OVERRUN * 600) and timed.wall_s > 600
+    assert timed.cpu_s == int(timed.wall_s) and timed.memory_mb == plain.memory_mb
+    assert sized_limits(root, timeout=200, solver_s=600).wall_s == 200
+    monkeypatch.setenv(ENV_WALL, "250")
+    assert sized_limits(root, solver_s=600).wall_s == 250
+    monkeypatch.delenv(ENV_WALL)
+    nlp = Path(__file__).resolve().parents[1] / "nlp4lp" / "12"
+    setup = prepare_solve(nlp, llm="reference", mode="prompt", sandbox="process",
+                          solver=SolverOptions(time_limit=600), runs_dir=tmp_path / "runs")
+    assert setup.options.limits.wall_s > 600

@@ -81,10 +81,11 @@ def prepare_solve(folder: str | Path, *, llm: str = "openai", mode: str = "full"
                                  **llm_settings)
     client.max_calls = max_calls
     # None: sized to the data (optimus.core.sandbox.sizing), data.json as already read
-    limits = sized_limits(problem.root, timeout, memory_mb, data=problem.data)
+    solver = solver or SolverOptions()
+    limits = sized_limits(problem.root, timeout, memory_mb, data=problem.data, solver_s=solver.time_limit)
     options = Options(mode=mode, max_debug=max_debug, max_fix=max_fix, rephrasings=rephrasings,
                       regen_tests=regen_tests, optimal=optimal, limits=limits, assess=assess,
-                      solver=solver or SolverOptions())
+                      solver=solver)
     return Solve(problem, client, box, run, options, samples, findings, check_assumptions)
 
 
