@@ -4,6 +4,7 @@ summary, and an offline run's formulate and codegen prompts show them, never a v
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -45,10 +46,21 @@ def decimals(folder: Path, per_table: int = 3) -> list[str]:
     return found
 
 
+def in_a_run(line: str, text: str) -> bool:
+    """A column line stood for by a run line of the summary, `  - w01 … w24: …`: same prefix, number in range."""
+    name = line.strip()[2:].split(":", 1)[0]
+    column = re.fullmatch(r"(.*?)(\d+)", name)
+    for first, last in re.findall(r"^  - (\S+) … (\S+?):", text, re.MULTILINE):
+        lo, hi = re.fullmatch(r"(.*?)(\d+)", first), re.fullmatch(r"(.*?)(\d+)", last)
+        if column and lo and hi and column[1] == lo[1] == hi[1] and int(lo[2]) <= int(column[2]) <= int(hi[2]):
+            return True
+    return False
+
+
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
 def test_every_column_line_is_in_the_data_summary(folder):
     text = summarize_problem(load_problem(folder))
-    missing = [line for line in column_lines(folder) if line not in text]
+    missing = [line for line in column_lines(folder) if line not in text and not in_a_run(line, text)]
     assert not missing, f"{folder.name}: {missing[:3]}"
     assert not [v for v in decimals(folder) if v in text]
 

@@ -198,3 +198,38 @@ def test_a_wide_tables_line_names_runs_of_columns():
     assert runs([("x1", "DOUBLE"), ("x2", "VARCHAR"), ("x3", "DOUBLE")]) == "x1 DOUBLE, x2 VARCHAR, x3 DOUBLE"
     named = [(f"{chr(97 + i % 26)}{chr(97 + i // 26)}", "DOUBLE") for i in range(MAX_SHOWN + 40)]  # no numbers
     assert runs(named).endswith(", and 40 more (40 DOUBLE)")
+
+
+def horizon_folder(root: Path, weeks: int, alike: bool = True) -> Path:
+    """A transposed table of one column per week, each described (alike but for the week's number, or not)."""
+    (root / "data").mkdir(parents=True)
+    (root / "data.json").write_text(json.dumps({"cost": 3}))
+    names = [f"w{k:02d}" for k in range(1, weeks + 1)]
+    (root / "data" / "hours.csv").write_text(",".join(names) + "\n" + ",".join(str(40 + k) for k in range(weeks))
+                                             + "\n")
+    words = [f"the hours the line may run in week {k}" if alike or k % 3 else f"week {k}'s hours, overtime included"
+             for k in range(1, weeks + 1)]
+    (root / "data" / "README.md").write_text("## hours.csv\nOne row: the line's hours, a column per week.\n"
+                                             + "".join(f"- {n}: {w}\n" for n, w in zip(names, words)))
+    return root
+
+
+def test_a_longer_horizon_leaves_the_summary_as_long_as_it_was(tmp_path):
+    from optimus.core.tables import summary
+
+    short, long = (summary(horizon_folder(tmp_path / str(w), w)) for w in (24, 48))
+    assert len(long) == len(short)  # "w01 … w24" and "w01 … w48": the same length
+    assert "- data/hours.csv: 1 rows; columns w01 … w48 BIGINT (48 columns)" in long
+    assert "  - w01 … w48: the hours the line may run in week 1 … 48" in long
+    assert "w17" not in long  # no column of the run is listed by itself
+
+
+def test_columns_described_unalike_are_each_shown(tmp_path):
+    from optimus.core.tables import summary
+
+    text = summary(horizon_folder(tmp_path, 12, alike=False))
+    assert "  - w03: week 3's hours, overtime included" in text
+    assert "  - w01: the hours the line may run in week 1" in text
+    assert "columns w01 … w12 BIGINT (12 columns)" in text  # the schema line still runs them together
+    three = summary(horizon_folder(tmp_path / "three", 3))
+    assert "w01 BIGINT, w02 BIGINT, w03 BIGINT" in three and "  - w02: the hours the line may run in week 2" in three

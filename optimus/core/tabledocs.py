@@ -25,6 +25,10 @@ _SUFFIXES = (".csv", ".parquet")
 # What `optimus new` writes where the user has words to add: never shown to a model, and validate names each table
 # that still has one.
 PLACEHOLDER = "TODO:"
+# Numbered columns in a row (w01, w02, …), at least this many, are one run in the summary (`w01 … w48`), their
+# descriptions one line where they differ only in numbers: a horizon twice as long leaves the prompt as it is.
+RUN_MIN = 4
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 
 
 @dataclass
@@ -93,16 +97,49 @@ def doc_for(file: str, docs: list[TableDoc]) -> TableDoc | None:
     return next((d for d in docs if d.file == name), None) or next((d for d in docs if d.file == stem), None)
 
 
+def numbered_runs(names: list[str]) -> list[list[str]]:
+    """The names in order, grouped: consecutive numbered names of one prefix (w01, w02, …) make one group when
+    there are at least RUN_MIN of them; every other name is a group of its own."""
+    groups: list[list[str]] = []
+    last = None  # (prefix, number) of the previous name
+    for name in names:
+        match = _NUMBERED.match(name)
+        key = (match.group(1), int(match.group(2))) if match else None
+        if key and last and groups and key == (last[0], last[1] + 1):
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+        last = key
+    return [g for group in groups for g in ([group] if len(group) >= RUN_MIN else [[n] for n in group])]
+
+
 def lines_for(doc: TableDoc | None, have: list[str], indent: str = "  ") -> list[str]:
     """A table's description as the summary shows it, under its schema line: what a row is, then each
-    described column the table has (a described column it lacks is validate's warning, not the model's)."""
+    described column the table has (a described column it lacks is validate's warning, not the model's); a run
+    of numbered columns whose descriptions differ only in their numbers is one line."""
     if doc is None:
         return []
-    present = set(have)
+    shown = {n: t for n, t in doc.columns.items() if n in set(have) and not t.startswith(PLACEHOLDER)}
+    merged = {}  # a run's first column → its one line; the run's other columns are left out
+    for run in numbered_runs(have):
+        line = _run_line(run, shown) if len(run) > 1 else None
+        if line:
+            merged[run[0]] = line
+            merged.update({n: "" for n in run[1:]})
     about = [line for line in doc.about if not line.startswith(PLACEHOLDER)]
     out = [indent + " ".join(about)] if about else []
-    return out + [f"{indent}- {name}: {text}" for name, text in doc.columns.items()
-                  if name in present and not text.startswith(PLACEHOLDER)]
+    return out + [f"{indent}- {merged.get(name) or f'{name}: {text}'}" for name, text in shown.items()
+                  if merged.get(name) != ""]
+
+
+def _run_line(run: list[str], shown: dict[str, str]) -> str | None:
+    """`w01 … w48: hours in week 1 … 48` when every column of the run is described alike but for numbers."""
+    texts = [shown.get(name) for name in run]
+    if None in texts or len({re.sub(r"\d+", "#", t) for t in texts}) != 1:
+        return None
+    first, last = re.split(r"(\d+)", texts[0]), re.split(r"(\d+)", texts[-1])
+    text = "".join(a if a == b else f"{a} … {b}" for a, b in zip(first, last))
+    return f"{run[0]} … {run[-1]}: {text}"
 
 
 def unknown(root: Path, columns: dict[str, list[str]]) -> list[tuple[str, str, str]]:

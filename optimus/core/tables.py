@@ -40,9 +40,18 @@ class Table:
     def line(self) -> str:
         if len(self.columns) > MAX_SHOWN:
             return f"- {self.file}: {self.rows} rows; {len(self.columns)} columns: {runs(self.columns)}"
-        cols = ", ".join(f"{name} {kind}" + (f" ({self.distinct[name]} distinct)" if name in self.distinct else "")
-                         for name, kind in self.columns)
-        return f"- {self.file}: {self.rows} rows; columns {cols}"
+        from optimus.core.tabledocs import numbered_runs
+
+        kinds = dict(self.columns)
+        parts = []
+        for run in numbered_runs([name for name, _ in self.columns]):
+            alike = {kinds[n] for n in run}
+            if len(run) > 1 and (len(alike) == 1 or alike <= _NUMERIC):  # w01 … w48 BIGINT (48 columns)
+                parts.append(f"{run[0]} … {run[-1]} {' or '.join(sorted(alike))} ({len(run)} columns)")
+                continue
+            parts += [f"{n} {kinds[n]}" + (f" ({self.distinct[n]} distinct)" if n in self.distinct else "")
+                      for n in run]
+        return f"- {self.file}: {self.rows} rows; columns {', '.join(parts)}"
 
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
