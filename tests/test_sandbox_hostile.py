@@ -278,6 +278,13 @@ def test_big_file(backend: str, host: Host) -> None:
     assert out.result["killed_by"] == "file_size", out.result
 
 
+def test_a_file_cut_off_at_the_limit_names_the_limit_even_after_a_clean_exit(backend: str, host: Host) -> None:
+    out = run_case(backend, host, "cut_file.py", file_size_mb=16)
+    harness_ran(out)
+    assert (host.work / "cut.bin").stat().st_size == 16 * MB
+    assert out.result["exit_code"] == 0 and out.result["killed_by"] == "file_size", out.result
+
+
 def test_kill_parent(backend: str, host: Host, request: pytest.FixtureRequest) -> None:
     expect_escape(request, backend, "kill_parent")
     out = run_case(backend, host, "kill_parent.py")

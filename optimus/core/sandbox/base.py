@@ -150,12 +150,15 @@ _STDERR_HINTS = (
 )
 
 
-def infer_killed_by(exit_code: int | None, stderr: str, cpu_s: float | None, limits: Limits) -> str | None:
-    """Name the limit that stopped a program that exited on its own (not killed by us)."""
+def infer_killed_by(exit_code: int | None, stderr: str, cpu_s: float | None, limits: Limits,
+                    workdir: Path | None = None) -> str | None:
+    """Name the limit that stopped a program that exited on its own (not killed by us). A file of `workdir` as
+    long as the file size limit was cut off there, even when the program went on: Python ignores SIGXFSZ, and a
+    solver's C writer (HiGHS writing model.mps) need not check that its writes succeeded."""
     sig = signal_of(exit_code)
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_s is not None and cpu_s >= limits.cpu_s):
         return "cpu"
-    if sig == signal.SIGXFSZ:
+    if sig == signal.SIGXFSZ or (workdir is not None and cut_off(workdir, limits)):
         return "file_size"
     if exit_code == 0:
         return None
@@ -164,3 +167,10 @@ def infer_killed_by(exit_code: int | None, stderr: str, cpu_s: float | None, lim
         if any(h in tail for h in hints):
             return reason
     return "signal" if sig is not None else None
+
+
+def cut_off(workdir: Path, limits: Limits) -> list[str]:
+    """Files the run left in `workdir` that reached the file size limit: they hold its first bytes only."""
+    cap = limits.file_size_mb * 1024 * 1024
+    return sorted(str(p.relative_to(workdir)) for p in Path(workdir).rglob("*")
+                  if p.is_file() and not p.is_symlink() and p.stat().st_size >= cap)

@@ -115,7 +115,7 @@ class BwrapBackend(Backend):
             stdout=done.stdout.decode(errors="replace"),
             stderr=stderr,
             timed_out=done.killed_by == "wall",
-            killed_by=done.killed_by or infer_killed_by(code, stderr, usage.get("cpu_s"), limits),
+            killed_by=done.killed_by or infer_killed_by(code, stderr, usage.get("cpu_s"), limits, work),
             wall_s=round(done.wall_s, 4),
             backend=self.name,
             output_truncated=done.truncated,

@@ -137,13 +137,13 @@ class DockerBackend(Backend):
             labels={"org.optimus.sandbox": "run"},
         )
         try:
-            return self._attach_and_wait(container, limits, start)
+            return self._attach_and_wait(container, limits, start, work)
         finally:
             # Everything in it is dead by now; removing takes ~0.1 s the caller need not wait for. Not a
             # daemon thread, so an exiting interpreter still removes it.
             threading.Thread(target=_remove_quietly, args=(container,)).start()
 
-    def _attach_and_wait(self, container: Any, limits: Limits, start: float) -> RunResult:
+    def _attach_and_wait(self, container: Any, limits: Limits, start: float, work: Path) -> RunResult:
         from requests.exceptions import RequestException
 
         api = self.client().api
@@ -189,7 +189,7 @@ class DockerBackend(Backend):
             stdout=bytes(out.buf).decode(errors="replace"),
             stderr=stderr,
             timed_out=killed_by == "wall",
-            killed_by=killed_by or infer_killed_by(code, stderr, usage.get("cpu_s"), limits),
+            killed_by=killed_by or infer_killed_by(code, stderr, usage.get("cpu_s"), limits, work),
             wall_s=round(wall, 4),
             backend=self.name,
             output_truncated=out.overflow or err.overflow,

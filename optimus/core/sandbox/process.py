@@ -89,7 +89,7 @@ class ProcessBackend(Backend):
             stderr=stderr,
             timed_out=done.killed_by == "wall",
             killed_by=done.killed_by
-            or infer_killed_by(done.exit_code, stderr, done.resources["cpu_s"], limits),
+            or infer_killed_by(done.exit_code, stderr, done.resources["cpu_s"], limits, work),
             wall_s=round(done.wall_s, 4),
             backend=self.name,
             output_truncated=done.truncated,

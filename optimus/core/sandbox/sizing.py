@@ -23,7 +23,10 @@ DEFAULT_MEMORY_MB = 8192
 # Added per row of data (table rows plus data.json's list entries): 10^6 rows give 20 more minutes and 8 GiB more.
 WALL_S_PER_ROW = 1.2e-3
 MEMORY_MB_PER_ROW = 8e-3
-# Files a run may write grow too: model.mps of a million rows is ~250 MiB.
+# Files a run may write: model.mps grows with the model, which few rows of data can make large (shift-scheduling
+# of 10^6 variables from 10^5 rows: its named model.mps passed 520 MiB and was cut off there), so a sized run may
+# write files of 4 GiB, more with very many rows.
+SIZED_FILE_MB = 4096
 FILE_MB_PER_ROW = 5e-4
 # Sized defaults stop here: an hour, and half the machine's memory (two runs side by side still fit).
 MAX_SIZED_WALL_S = 3600.0
@@ -50,7 +53,7 @@ def sized_limits(root: Path | None, timeout: float | None = None, memory_mb: int
     wall = _first(timeout, _env(ENV_WALL, float), setting.get("timeout"), sized)
     memory = _first(memory_mb, _env(ENV_MEMORY, int), setting.get("memory_mb"),
                     min(max(DEFAULT_MEMORY_MB, machine_mb() // 2), DEFAULT_MEMORY_MB + int(MEMORY_MB_PER_ROW * rows)))
-    files = Limits().file_size_mb + int(FILE_MB_PER_ROW * rows)
+    files = SIZED_FILE_MB + int(FILE_MB_PER_ROW * rows)
     return Limits(wall_s=float(wall), cpu_s=max(1, int(wall)), memory_mb=int(memory), file_size_mb=files)
 
 

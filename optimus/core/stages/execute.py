@@ -56,7 +56,7 @@ def _killed(result: RunResult, ctx: Context) -> str:
     named = killed_words(result.killed_by, ctx.limits)  # wall, CPU, memory: the value and how to raise it
     limit = {"wall": named, "cpu": named, "memory": named,
              "output": "the output size limit (it printed too much)",
-             "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB",
+             "file_size": f"the file size limit of {ctx.limits.file_size_mb} MB (a file it wrote was cut off there)",
              "processes": f"the limit of {ctx.limits.processes} processes",
              "signal": "its sandbox (killed by a signal)"}.get(result.killed_by or "wall", str(result.killed_by))
     return (f"The program was stopped: it exceeded {limit}.{_time_went(result)} Look for an endless loop, a model "
