@@ -243,3 +243,22 @@ def test_the_re_solve_of_a_time_limit_answer_gets_half_the_programs_time(request
     from optimus.core.families.pulp.resolve.model import SolveOptions
 
     assert resolve_seconds(request_, share, SolveOptions(time_limit=limit)) == pytest.approx(seconds)
+
+
+def test_row_families_stay_few_when_index_parts_are_words():
+    """shift-scheduling's names at 10^6 (`s4_rest_E0387_63_late_early`) left a family per row: the re-check's
+    result grew to 117 MB and the harness could not read it. Families fall back to the statement's words, then to
+    a count of the rest; every row is still counted once."""
+    from optimus.core.families.pulp.resolve.model import FAMILIES_MAX
+
+    shifts = ["early", "late", "night"]
+    rows = ([f"s4_rest_E{e:04d}_{d}_{a}_{b}" for e in range(400) for d in range(5) for a in shifts for b in shifts]
+            + [f"s3_cover_{d}_{a}" for d in range(30) for a in shifts] + ["s7_budget"])
+    found = row_families(rows)
+    assert set(found) == {"s4_rest", "s3_cover", "s7_budget"}
+    assert found["s4_rest"] == [400 * 5 * 9, "s4_rest_E0000_0_early_early"] and found["s3_cover"][0] == 90
+    plain = [f"balance_{a}_{b}_{c}" for a in "abcdefghijklm" for b in "nopqrstuvwxyz" for c in "abcdefghij"]
+    capped = row_families(plain)  # no digit anywhere: each name is its own family, 1690 of them
+    assert len(capped) == FAMILIES_MAX + 1 and capped["…"][0] == len(plain) - FAMILIES_MAX
+    assert sum(count for count, _ in capped.values()) == len(plain)
+    assert row_families(rows[:50]) == {r: [1, r] for r in rows[:50]}  # few families: each as before

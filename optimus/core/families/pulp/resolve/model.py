@@ -15,6 +15,7 @@ INF = math.inf
 # Above this many rows the result carries each row family once (with its count) instead of every row's name:
 # a million names would cost the harness seconds to read and sort into statements.
 ROW_NAMES_MAX = 20_000
+FAMILIES_MAX = 1000  # and at most this many families (row_families)
 # A row's index parts, as optimus.core.diagnose.family strips them (`s3_capacity_k2` → `s3_capacity`).
 _INDEX_PARTS = re.compile(r"(?:_[A-Za-z]*\d+)+$", re.MULTILINE)
 # The re-solve's own MIP gap: tight, since its answer is what the generated code is judged against.
@@ -84,14 +85,35 @@ class Model:
 
 
 def row_families(rows: list[str]) -> dict[str, list]:
-    """Family → [how many rows, its first row's name], the index parts stripped in one pass over all names."""
+    """Family → [how many rows, its first row's name], the index parts stripped in one pass over all names. Index
+    parts that are words (`s4_rest_E0387_63_late_early`) leave a family per row: past FAMILIES_MAX families, a
+    row's family is its statement's words (`s4_rest`), and past FAMILIES_MAX of those the rest are counted as one
+    ("…"): the result stays small whatever the names."""
     stripped = _INDEX_PARTS.sub("", "\n".join(rows)).split("\n")
     families = [f or r for f, r in zip(stripped, rows)]  # a name of index parts only is its own family
+    if len(set(families)) > FAMILIES_MAX:
+        families = [_statement_words(f) for f in families]
     first: dict[str, str] = {}
     for family, row in zip(families, rows):
         first.setdefault(family, row)
     counts = Counter(families)
-    return {family: [counts[family], row] for family, row in first.items()}
+    found = {family: [counts[family], row] for family, row in first.items()}
+    if len(found) <= FAMILIES_MAX:
+        return found
+    kept = dict(list(found.items())[:FAMILIES_MAX])
+    kept["…"] = [sum(count for count, _ in list(found.values())[FAMILIES_MAX:]), "…"]
+    return kept
+
+
+def _statement_words(name: str) -> str:
+    """`s3_cover_1_early` → `s3_cover`: the first part, then the parts up to the first that holds a digit."""
+    head, *rest = name.split("_")
+    words = [head]
+    for part in rest:
+        if any(c.isdigit() for c in part):
+            break
+        words.append(part)
+    return "_".join(words)
 
 
 def load(path: str) -> Model:
