@@ -119,7 +119,8 @@ def lines_for(doc: TableDoc | None, have: list[str], indent: str = "  ") -> list
     of numbered columns whose descriptions differ only in their numbers is one line."""
     if doc is None:
         return []
-    shown = {n: t for n, t in doc.columns.items() if n in set(have) and not t.startswith(PLACEHOLDER)}
+    present = set(have)
+    shown = {n: t for n, t in doc.columns.items() if n in present and not t.startswith(PLACEHOLDER)}
     merged = {}  # a run's first column → its one line; the run's other columns are left out
     for run in numbered_runs(have):
         line = _run_line(run, shown) if len(run) > 1 else None
