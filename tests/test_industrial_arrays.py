@@ -7,7 +7,6 @@ program's output must pass the folder's supervised tests."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import shutil
@@ -16,21 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.test_industrial import supervised
+from tests.test_industrial import ROOT, build, groundtruth, supervised
 
-ROOT = Path(__file__).resolve().parents[1]
 MAKE = ROOT / "industrial" / "_make"
-
-
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _load(MAKE / "build.py", "industrial_build")
-groundtruth = _load(MAKE / "groundtruth.py", "industrial_groundtruth")
 ARRAYS = sorted(c for c in build.classes() if (MAKE / c / build.LARGE).is_file())
 
 

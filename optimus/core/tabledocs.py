@@ -28,7 +28,7 @@ PLACEHOLDER = "TODO:"
 # Numbered columns in a row (w01, w02, …), at least this many, are one run in the summary (`w01 … w48`), their
 # descriptions one line where they differ only in numbers: a horizon twice as long leaves the prompt as it is.
 RUN_MIN = 4
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+NUMBERED = re.compile(r"^(.*?)(\d+)$")  # a name ending in a number: its prefix and number
 
 
 @dataclass
@@ -103,7 +103,7 @@ def numbered_runs(names: list[str]) -> list[list[str]]:
     groups: list[list[str]] = []
     last = None  # (prefix, number) of the previous name
     for name in names:
-        match = _NUMBERED.match(name)
+        match = NUMBERED.match(name)
         key = (match.group(1), int(match.group(2))) if match else None
         if key and last and groups and key == (last[0], last[1] + 1):
             groups[-1].append(name)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from optimus.core.tabledocs import NUMBERED, RUN_MIN
+
 TABLES_DIR = "data"
 TABLE_SUFFIXES = (".csv", ".parquet")
 # A text column with at most this many distinct values is a category (a city, a cuisine): its count is shown.
@@ -40,47 +42,42 @@ class Table:
     def line(self) -> str:
         if len(self.columns) > MAX_SHOWN:
             return f"- {self.file}: {self.rows} rows; {len(self.columns)} columns: {runs(self.columns)}"
-        from optimus.core.tabledocs import numbered_runs
-
-        kinds = dict(self.columns)
-        parts = []
-        for run in numbered_runs([name for name, _ in self.columns]):
-            alike = {kinds[n] for n in run}
-            if len(run) > 1 and (len(alike) == 1 or alike <= _NUMERIC):  # w01 … w48 BIGINT (48 columns)
-                parts.append(f"{run[0]} … {run[-1]} {' or '.join(sorted(alike))} ({len(run)} columns)")
-                continue
-            parts += [f"{n} {kinds[n]}" + (f" ({self.distinct[n]} distinct)" if n in self.distinct else "")
-                      for n in run]
-        return f"- {self.file}: {self.rows} rows; columns {', '.join(parts)}"
+        return f"- {self.file}: {self.rows} rows; columns {runs(self.columns, RUN_MIN, self.distinct)}"
 
 
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
-
-
-def runs(columns: list[tuple[str, str]]) -> str:
-    """Many columns in few words: numbered columns in a row are one run (`x1 … x7823 DOUBLE`; numbers of both
-    kinds make `BIGINT or DOUBLE`: a sampled column of whole numbers reads as BIGINT), and past MAX_SHOWN runs
-    the rest are counted by type, so a line stays short whatever the table's width."""
+def runs(columns: list[tuple[str, str]], shortest: int = 2, distinct: dict[str, int] | None = None) -> str:
+    """Many columns in few words: numbered columns in a row, at least `shortest` of them, are one run
+    (`x1 … x7823 DOUBLE`; numbers of both kinds make `BIGINT or DOUBLE`: a sampled column of whole numbers reads
+    as BIGINT); other columns stand alone, with their `distinct` counts. Past MAX_SHOWN runs the rest are
+    counted by type, so a line stays short whatever the table's width."""
     groups: list[dict] = []
     for name, kind in columns:
-        match = _NUMBERED.match(name)
+        match = NUMBERED.match(name)
         prefix, number = (match.group(1), int(match.group(2))) if match else (None, None)
         last = groups[-1] if groups else None
         if last and prefix is not None and last["prefix"] == prefix and last["number"] == number - 1 and (
                 last["kinds"] == {kind} or last["kinds"] | {kind} <= _NUMERIC):
-            last.update(last=name, count=last["count"] + 1, number=number)
+            last["members"].append((name, kind))
+            last.update(number=number)
             last["kinds"].add(kind)
         else:
-            groups.append({"prefix": prefix, "first": name, "last": name, "kinds": {kind}, "count": 1,
-                           "number": number})
-    shown = [f"{g['first']} {_kinds(g)}" if g["count"] == 1 else
-             f"{g['first']} … {g['last']} {_kinds(g)} ({g['count']} columns)" for g in groups[:MAX_SHOWN]]
+            groups.append({"prefix": prefix, "members": [(name, kind)], "kinds": {kind}, "number": number})
+    groups = [g for group in groups for g in ([group] if len(group["members"]) >= shortest else
+                                              [{"members": [m], "kinds": {m[1]}} for m in group["members"]])]
+    shown = [_shown(g, distinct or {}) for g in groups[:MAX_SHOWN]]
     rest: dict[str, int] = {}
     for g in groups[MAX_SHOWN:]:
-        rest[_kinds(g)] = rest.get(_kinds(g), 0) + g["count"]
+        rest[_kinds(g)] = rest.get(_kinds(g), 0) + len(g["members"])
     if rest:
         shown.append(f"and {sum(rest.values())} more ({', '.join(f'{n} {k}' for k, n in rest.items())})")
     return ", ".join(shown)
+
+
+def _shown(group: dict, distinct: dict[str, int]) -> str:
+    (first, _), (last, _) = group["members"][0], group["members"][-1]
+    if len(group["members"]) > 1:
+        return f"{first} … {last} {_kinds(group)} ({len(group['members'])} columns)"
+    return f"{first} {_kinds(group)}" + (f" ({distinct[first]} distinct)" if first in distinct else "")
 
 
 _NUMERIC = {"BIGINT", "DOUBLE"}

@@ -24,8 +24,8 @@ DEFAULT_MEMORY_MB = 8192
 WALL_S_PER_ROW = 1.2e-3
 MEMORY_MB_PER_ROW = 8e-3
 # Files a run may write: model.mps grows with the model, which few rows of data can make large (shift-scheduling
-# of 10^6 variables from 10^5 rows: its named model.mps passed 520 MiB and was cut off there), so a sized run may
-# write files of 4 GiB, more with very many rows.
+# of 10^6 variables from about 17,000 rows: its named model.mps passed 520 MiB and was cut off there), so a sized
+# run may write files of 4 GiB, more with very many rows.
 SIZED_FILE_MB = 4096
 FILE_MB_PER_ROW = 5e-4
 # Sized defaults stop here: an hour, and half the machine's memory (two runs side by side still fit).

@@ -100,9 +100,8 @@ def row_families(rows: list[str]) -> dict[str, list]:
     found = {family: [counts[family], row] for family, row in first.items()}
     if len(found) <= FAMILIES_MAX:
         return found
-    kept = dict(list(found.items())[:FAMILIES_MAX])
-    kept["…"] = [sum(count for count, _ in list(found.values())[FAMILIES_MAX:]), "…"]
-    return kept
+    listed = list(found.items())
+    return {**dict(listed[:FAMILIES_MAX]), "…": [sum(count for _, (count, _) in listed[FAMILIES_MAX:]), "…"]}
 
 
 def _statement_words(name: str) -> str:
