@@ -45,7 +45,6 @@ import importlib.util
 import inspect
 import json
 import math
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,9 +82,7 @@ def folder_for(build, cls: str, size: str, out: Path, seed: int) -> Path:
     if not (folder / "snop.json").is_file():
         quiet = {"solve": False} if "solve" in inspect.signature(build.write_folder).parameters else {}
         build.write_folder(cls, size, out, seed, **quiet)
-    for rel, src in build.template_files(cls, size).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, folder / rel)
+    build.copy_template(cls, size, folder)
     return folder
 
 

@@ -69,9 +69,7 @@ def write_folder(cls: str, size: str, out: Path, seed: int = 0, solve: bool = Tr
     for table in inst.tables:
         common.write_table(folder / "data", table)
     (folder / "data" / "README.md").write_text(common.readme(inst.tables, inst.snop.get("name", cls)))
-    for rel, src in template_files(cls, size).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, folder / rel)
+    copy_template(cls, size, folder)
     (folder / "expected.json").unlink(missing_ok=True)
     if solve and size in PROOF_LIMIT:
         result = module.direct(folder, time_limit=PROOF_LIMIT[size])
@@ -92,6 +90,13 @@ def template_files(cls: str, size: str) -> dict[Path, Path]:
     if large and size not in COMMITTED:
         found[Path("reference/solver.py")] = large
     return found
+
+
+def copy_template(cls: str, size: str, folder: Path) -> None:
+    """The class's programs, tests and formulation into a folder of that size (template_files)."""
+    for rel, src in template_files(cls, size).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, folder / rel)
 
 
 def what(module) -> str:
